@@ -1,0 +1,89 @@
+// The `expected` language of API.md §3: a small expression over the prefix s_1 … s_i that
+// gives the correct output of the head at position i. parse_expected compiles the source
+// once (checking names, operand kinds and vector lengths); Expected::evaluate then runs in
+// constant time per position, without allocating, so it can be called for every position
+// of every tested string. Thread-safety: an Expected is immutable; evaluate is const.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace headgrader {
+
+// The problem's `classes`, resolved to token indices (token = index in the alphabet).
+struct ClassTable {
+  std::vector<std::string> names;                // in the problem file's order
+  std::vector<std::vector<bool>> members;        // members[c][token]
+  std::size_t alphabet_size = 0;
+};
+
+// What the expression may read at position i (1-based; i = tokens.size() ≥ 1).
+// class_counts[c] is how many of s_1 … s_i are in class c of the ClassTable; callers that
+// walk prefixes keep it up to date incrementally, others use count_classes().
+struct PrefixFacts {
+  std::span<const int> tokens;
+  std::span<const int> class_counts;
+};
+
+// A class name the language can refer to: a letter or "_", then letters, digits or "_", and
+// not one of the keywords (is any all count mean at pos and or not).
+bool is_valid_class_name(std::string_view name);
+
+// Fills counts (size = table.names.size()) for the prefix `tokens`.
+void count_classes(const ClassTable& table, std::span<const int> tokens, std::span<int> counts);
+
+// A parse error: the 0-based column in the source where it was found, and the reason.
+// render() gives the message, the quoted source and a caret under the column:
+//   unknown class "consonnant"; the known classes are consonant, vowel
+//     any(consonnant) ? [0, 1] : [1, 0]
+//         ^
+struct ExpectedSyntaxError {
+  std::size_t column = 0;
+  std::string reason;
+  std::string render(std::string_view source) const;
+};
+
+// Evaluation that cannot give a number: a division by zero (the only run-time fault of the
+// language). column is that of the `/`.
+struct EvaluationFault {
+  std::size_t column = 0;
+};
+
+class Expected {
+ public:
+  Expected(Expected&&) noexcept;
+  Expected& operator=(Expected&&) noexcept;
+  ~Expected();
+
+  // Length of the vector the expression yields (a scalar yields 1).
+  std::size_t output_size() const;
+  // Indices (into the ClassTable) of the classes the expression names, ascending, each once.
+  const std::vector<int>& named_classes() const;
+  // Writes output_size() values into `out` (out.size() ≥ output_size()). Every
+  // sub-expression is evaluated (no short-circuit), so a division by zero anywhere yields a
+  // fault even in a branch not taken. Values may be non-finite only through overflow.
+  std::optional<EvaluationFault> evaluate(const PrefixFacts& facts, std::span<double> out) const;
+
+  struct Program;  // the compiled form; defined in grader/expected.cc
+
+ private:
+  friend struct ExpectedParser;
+  explicit Expected(std::unique_ptr<Program> program);
+  std::unique_ptr<Program> program_;
+  friend std::variant<Expected, ExpectedSyntaxError> parse_expected(std::string_view,
+                                                                    const ClassTable&);
+};
+
+// Parses and checks `source`: syntax (grammar of API.md §3), class names (must be keys of
+// `classes`; an unknown one lists the known ones), operand kinds (only `?:` takes vectors;
+// `[…]` holds scalars; both branches of `?:` have the same length).
+std::variant<Expected, ExpectedSyntaxError> parse_expected(std::string_view source,
+                                                           const ClassTable& classes);
+
+}  // namespace headgrader

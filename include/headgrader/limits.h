@@ -1,0 +1,45 @@
+// Every limit of the service in one place: what a submission, a problem file and an HTTP
+// request may be. The contract (API.md) fixes some; the rest are ours, documented in the
+// README. Changing one here changes it everywhere, including the error messages.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+
+namespace headgrader::limits {
+
+// --- Matrices (API.md §5) -----------------------------------------------------------------
+inline constexpr std::size_t kMaxMatrixRows = 64;
+inline constexpr std::size_t kMaxMatrixColumns = 64;  // n_e of a problem is bounded the same
+inline constexpr double kMaxAbsEntry = 1e6;
+
+// --- Problem files and tested strings (API.md §2, §4) ---------------------------------------
+inline constexpr std::size_t kMaxStringLength = 64;     // strings.max_length
+inline constexpr std::size_t kMaxAlphabetSize = 256;
+inline constexpr std::size_t kMaxExamples = 1000;
+inline constexpr std::uint64_t kMaxRandomStrings = 10000;
+// The tested set (exhaustive + examples + random, counted before duplicates are dropped).
+// Admits every string up to length 24 over two groups (33 554 430) with room for examples
+// and random strings; length 25 over two groups (67 108 862) is refused.
+inline constexpr std::uint64_t kTestedStringBudget = 40'000'000;
+inline constexpr std::size_t kMaxExpectedLength = 4096;  // characters of `expected`
+inline constexpr std::size_t kMaxProblemFileBytes = 4 * 1024 * 1024;
+
+// --- Submissions (API.md §5) -----------------------------------------------------------------
+inline constexpr int kDefaultMaxFailures = 3;
+inline constexpr int kMaxMaxFailures = 100;
+// JSON nesting accepted in any body or file, checked by a SAX pass before a tree is built.
+// A submission needs 3 (object, matrix, row).
+inline constexpr std::size_t kMaxJsonDepth = 32;
+
+// --- HTTP (API.md §5, §6) --------------------------------------------------------------------
+inline constexpr std::size_t kMaxBodyBytes = 1024 * 1024;
+inline constexpr std::size_t kMaxHeaderBytes = 16 * 1024;
+inline constexpr std::chrono::seconds kReadTimeout{10};   // whole request, from its first byte
+inline constexpr std::chrono::seconds kIdleTimeout{30};   // keep-alive between requests
+inline constexpr std::chrono::seconds kWriteTimeout{10};
+inline constexpr std::chrono::seconds kShutdownGrace{5};  // in-flight requests on SIGTERM
+inline constexpr std::size_t kMaxConnections = 2048;
+
+}  // namespace headgrader::limits

@@ -1,0 +1,29 @@
+// A student's submission (API.md §5): the body is checked before anything is computed, and
+// each way it can be wrong has its own error, naming the field as sent and saying in plain
+// words what was expected and what came (`W_q must have 2 columns (one per embedding
+// feature, n_e = 2); it has 3`). The JSON is first scanned (SAX) for nesting depth and
+// duplicate keys, so a hostile body never builds a deep tree.
+// Thread-safety: pure functions.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "headgrader/attention.h"
+#include "headgrader/problem.h"
+#include "headgrader/result.h"
+
+namespace headgrader {
+
+struct Submission {
+  HeadWeights weights;                 // the submitted matrices with the problem's `given`
+  int max_failures = 3;
+  std::optional<std::string> student;
+};
+
+// Parses a request body against `problem`. Errors: invalid_json, too_deep, not_an_object,
+// missing_field, unknown_field, duplicate_field, wrong_type, wrong_shape, out_of_range.
+Result<Submission> parse_submission(const Problem& problem, std::string_view body);
+
+}  // namespace headgrader
