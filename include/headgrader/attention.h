@@ -7,6 +7,7 @@
 #include <Eigen/Dense>
 #include <optional>
 #include <span>
+#include <string_view>
 
 namespace headgrader {
 
@@ -25,6 +26,14 @@ struct HeadWeights {
   Matrix W_q;  // n_q × n_e
   Matrix W_k;  // n_q × n_e
   Matrix W_V;  // n_v × n_e
+
+  // By canonical name "W_q", "W_k" or "W_V" (precondition: one of those).
+  Matrix& by_name(std::string_view name) {
+    return name == "W_q" ? W_q : name == "W_k" ? W_k : W_V;
+  }
+  const Matrix& by_name(std::string_view name) const {
+    return name == "W_q" ? W_q : name == "W_k" ? W_k : W_V;
+  }
 };
 
 struct AttentionTrace {

@@ -11,6 +11,7 @@
 
 #include "headgrader/grade.h"
 #include "headgrader/problem.h"
+#include "headgrader/result.h"
 
 namespace headgrader {
 
@@ -22,6 +23,8 @@ Json matrix_to_json(const Matrix& m);     // array of rows
 Json report_to_json(const Problem& problem, const GradeReport& report);
 Json problem_to_json(const Problem& problem);          // every §2 field but `reference`
 Json problem_summary_json(const Problem& problem);     // {"id", "title", "submit"}
+// The contract's error body {"error": {"code", "message", "field"}}; "field" only when set.
+Json error_to_json(const Error& error);
 std::string report_to_text(const Problem& problem, const GradeReport& report);
 
 }  // namespace headgrader

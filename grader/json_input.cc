@@ -1,0 +1,114 @@
+#include "json_input.h"
+
+#include <set>
+#include <string>
+#include <vector>
+
+namespace headgrader {
+namespace {
+
+// Walks the token stream once, checking depth and duplicate keys, without building a tree.
+class StructureCheck : public nlohmann::json_sax<Json> {
+ public:
+  StructureCheck(std::size_t max_depth, std::string_view subject)
+      : max_depth_(max_depth), subject_(subject) {}
+
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(std::size_t) override {
+    keys_.emplace_back();
+    return enter();
+  }
+  bool key(string_t& key) override {
+    if (keys_.size() == 1) top_key_ = key;
+    if (keys_.back().insert(key).second) return true;
+    const std::string shown = "\"" + shorten(key) + "\"";
+    error_ = Error{error_code::kDuplicateField,
+                   keys_.size() == 1
+                       ? shown + " is given twice; give each key once"
+                       : shown + " is given twice inside \"" + shorten(top_key_) +
+                             "\"; give each key once",
+                   top_key_};
+    return false;
+  }
+  bool end_object() override {
+    keys_.pop_back();
+    --depth_;
+    return true;
+  }
+  bool start_array(std::size_t) override { return enter(); }
+  bool end_array() override {
+    --depth_;
+    return true;
+  }
+  bool parse_error(std::size_t position, const std::string&,
+                   const nlohmann::detail::exception& ex) override {
+    error_ = Error{error_code::kInvalidJson, describe_parse_error(position, ex.what()), ""};
+    return false;
+  }
+
+  const std::optional<Error>& error() const { return error_; }
+
+ private:
+  bool enter() {
+    if (++depth_ > max_depth_) {
+      error_ = Error{error_code::kTooDeep,
+                     subject_ + " is nested more than " + std::to_string(max_depth_) +
+                         " levels deep",
+                     ""};
+      return false;
+    }
+    return true;
+  }
+
+  // nlohmann's text ends with "; last read: '<input>'": keep the reason, drop the echo.
+  std::string describe_parse_error(std::size_t position, std::string what) {
+    std::string reason = "it is not valid JSON";
+    if (auto at = what.find("syntax error while parsing "); at != std::string::npos) {
+      reason = what.substr(at);
+      if (auto last = reason.find("; last read"); last != std::string::npos) {
+        const auto rest = reason.find("; expected", last);
+        reason = reason.substr(0, last) +
+                 (rest == std::string::npos ? std::string() : reason.substr(rest));
+      }
+    } else if (what.find("ill-formed UTF-8") != std::string::npos) {
+      reason = "ill-formed UTF-8";
+    }
+    return subject_ + " is not valid JSON (" + reason + ", at byte " + std::to_string(position) +
+           ")";
+  }
+
+  // Keys are echoed in messages (they name the field); a hostile one is cut short.
+  static std::string shorten(const std::string& key) {
+    return key.size() <= 64 ? key : key.substr(0, 64) + "…";
+  }
+
+  std::size_t max_depth_;
+  std::string subject_;
+  std::string top_key_;
+  std::size_t depth_ = 0;
+  std::vector<std::set<std::string>> keys_;
+  std::optional<Error> error_;
+};
+
+}  // namespace
+
+Result<Json> parse_json_checked(std::string_view text, std::size_t max_depth,
+                                std::string_view subject) {
+  StructureCheck check(max_depth, subject);
+  const bool ok = Json::sax_parse(text, &check, nlohmann::detail::input_format_t::json,
+                                  /*strict=*/true, /*ignore_comments=*/false);
+  if (!ok || check.error()) {
+    if (check.error()) return *check.error();
+    return Error{error_code::kInvalidJson, std::string(subject) + " is not valid JSON", ""};
+  }
+  // The structure is known to be sound; this parse cannot fail or recurse too deep.
+  return Json::parse(text, nullptr, /*allow_exceptions=*/false);
+}
+
+}  // namespace headgrader

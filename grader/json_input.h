@@ -1,0 +1,22 @@
+// The one boundary where untrusted JSON text (a request body, a problem file) becomes a tree.
+// A SAX pass runs first and stops at the nesting cap or at a key given twice in one object,
+// so a hostile body never builds a deep tree and typos like "W_q" twice are caught (the
+// tree parser would silently keep the last). Parse errors keep their byte position but
+// never quote the input back.
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+
+#include "headgrader/report.h"
+#include "headgrader/result.h"
+
+namespace headgrader {
+
+// Errors: invalid_json (message says where), too_deep, duplicate_field (field = the key when
+// it is a top-level key, else the top-level key it is inside). `subject` starts the messages:
+// "the body", "the file".
+Result<Json> parse_json_checked(std::string_view text, std::size_t max_depth,
+                                std::string_view subject);
+
+}  // namespace headgrader

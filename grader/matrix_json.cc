@@ -1,0 +1,89 @@
+#include "matrix_json.h"
+
+#include <cmath>
+
+#include "headgrader/limits.h"
+
+namespace headgrader {
+
+std::string describe_json_type(const Json& value) {
+  switch (value.type()) {
+    case Json::value_t::null: return "null";
+    case Json::value_t::boolean: return value.get<bool>() ? "true" : "false";
+    case Json::value_t::string: return "a string";
+    case Json::value_t::object: return "an object";
+    case Json::value_t::array: return "an array";
+    case Json::value_t::binary: return "binary data";
+    case Json::value_t::discarded: return "nothing";
+    default: return "a number";
+  }
+}
+
+std::string count_of(std::size_t n, const char* singular, const char* plural) {
+  return std::to_string(n) + " " + (n == 1 ? singular : plural);
+}
+
+Result<Matrix> parse_matrix(const Json& value, const std::string& name,
+                            std::size_t max_columns) {
+  const auto fail = [&](const char* code, std::string message) {
+    return Error{code, std::move(message), name};
+  };
+  constexpr const char* kShape = "an array of rows, each an array of numbers, e.g. [[1, 0]]";
+  if (!value.is_array()) {
+    return fail(error_code::kWrongType,
+                name + " must be a matrix: " + kShape + "; it is " + describe_json_type(value));
+  }
+  if (value.empty()) {
+    return fail(error_code::kWrongShape, name + " must have at least one row; it is empty");
+  }
+  if (value.size() > limits::kMaxMatrixRows) {
+    return fail(error_code::kOutOfRange, name + " has " + std::to_string(value.size()) +
+                                             " rows; at most " +
+                                             std::to_string(limits::kMaxMatrixRows) +
+                                             " are allowed");
+  }
+  const auto& first = value.front();
+  const std::size_t columns = first.is_array() ? first.size() : 0;
+  Matrix m(static_cast<Eigen::Index>(value.size()), static_cast<Eigen::Index>(columns));
+  for (std::size_t r = 0; r < value.size(); ++r) {
+    const auto& row = value[r];
+    const std::string where = "row " + std::to_string(r + 1) + " of " + name;
+    if (!row.is_array()) {
+      return fail(error_code::kWrongType, where + " must be an array of numbers; it is " +
+                                              describe_json_type(row) + " (" + name +
+                                              " must be " + kShape + ")");
+    }
+    if (row.empty()) {
+      return fail(error_code::kWrongShape, where + " is empty; every row needs a number per column");
+    }
+    if (row.size() > max_columns) {
+      return fail(error_code::kOutOfRange, where + " has " + std::to_string(row.size()) +
+                                               " numbers; at most " +
+                                               std::to_string(max_columns) + " columns are allowed");
+    }
+    if (row.size() != columns) {
+      return fail(error_code::kWrongShape,
+                  where + " has " + count_of(row.size(), "number", "numbers") + " but row 1 has " +
+                      std::to_string(columns) + "; all rows must be the same length");
+    }
+    for (std::size_t c = 0; c < columns; ++c) {
+      const auto& entry = row[c];
+      const std::string cell =
+          "row " + std::to_string(r + 1) + ", column " + std::to_string(c + 1) + " of " + name;
+      if (!entry.is_number()) {
+        return fail(error_code::kWrongType,
+                    cell + " must be a number; it is " + describe_json_type(entry));
+      }
+      const double x = entry.get<double>();
+      if (!std::isfinite(x) || std::fabs(x) > limits::kMaxAbsEntry) {
+        return fail(error_code::kOutOfRange,
+                    cell + " is " + (std::isfinite(x) ? entry.dump() : std::string("too large")) +
+                        "; entries must be at most 1e6 in absolute value");
+      }
+      m(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)) = x;
+    }
+  }
+  return m;
+}
+
+}  // namespace headgrader

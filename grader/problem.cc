@@ -1,0 +1,266 @@
+// Loading a problem: read the fields (problem_fields.cc), then prove the problem sound —
+// the groups of alike tokens, the tested set within budget, `expected` defined on every
+// tested string, and the reference passing its own tests.
+#include "headgrader/problem.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "headgrader/grade.h"
+#include "headgrader/limits.h"
+#include "json_input.h"
+#include "prefix_walk.h"
+#include "problem_fields.h"
+
+namespace headgrader {
+namespace {
+
+std::string quote(const Problem& p, const TokenString& s) { return "\"" + p.spell(s) + "\""; }
+
+// Groups tokens by W_E column and membership in every class `expected` names (API.md §4);
+// the first token of each group represents it. Tokens with one column but different
+// memberships are a defect: no head can tell them apart, yet `expected` does.
+void find_representatives(Problem& p, DefectList& defects) {
+  const auto& named = p.expected->named_classes();
+  const auto alphabet_size = static_cast<int>(p.alphabet_chars.size());
+  std::vector<int> group_of(static_cast<std::size_t>(alphabet_size), -1);
+  std::set<std::pair<int, int>> reported_columns;
+  for (int t = 0; t < alphabet_size; ++t) {
+    for (int earlier : p.representatives) {
+      if (p.head.W_E.col(t) != p.head.W_E.col(earlier)) continue;
+      const auto differs = std::find_if(named.begin(), named.end(), [&](int c) {
+        return p.classes.members[c][t] != p.classes.members[c][earlier];
+      });
+      if (differs == named.end()) {
+        group_of[t] = earlier;
+        break;
+      }
+      if (reported_columns.insert({earlier, *differs}).second) {
+        const int in = p.classes.members[*differs][t] ? t : earlier;
+        const int out = in == t ? earlier : t;
+        defects.add("W_E",
+                    "\"" + encode_utf8(p.alphabet_chars[earlier]) + "\" and \"" +
+                        encode_utf8(p.alphabet_chars[t]) +
+                        "\" have the same embedding column, but expected tells them apart "
+                        "(class " + p.classes.names[*differs] + " holds \"" +
+                        encode_utf8(p.alphabet_chars[in]) + "\" and not \"" +
+                        encode_utf8(p.alphabet_chars[out]) +
+                        "\"); no head can give them different outputs");
+      }
+    }
+    if (group_of[t] < 0) p.representatives.push_back(t);
+  }
+}
+
+bool in_exhaustive_set(const Problem& p, const TokenString& s) {
+  return static_cast<int>(s.size()) <= p.strings.exhaustive_length &&
+         std::all_of(s.begin(), s.end(), [&](int t) {
+           return std::binary_search(p.representatives.begin(), p.representatives.end(), t);
+         });
+}
+
+// Sizes the tested set against the budget, then lists the strings beyond the exhaustive set.
+void build_tested_set(Problem& p, DefectList& defects) {
+  const auto& s = p.strings;
+  const auto groups = p.representatives.size();
+  p.exhaustive_total = exhaustive_count(groups, s.exhaustive_length);
+  const auto extra = p.examples.size() + s.random;
+  if (p.exhaustive_total > limits::kTestedStringBudget - extra) {
+    int fits = 0;
+    while (fits < s.exhaustive_length &&
+           exhaustive_count(groups, fits + 1) <= limits::kTestedStringBudget - extra) {
+      ++fits;
+    }
+    const bool saturated = p.exhaustive_total == UINT64_MAX;
+    defects.add("strings", "the tested set would hold " +
+                               (saturated ? std::string("more than 2^64") : std::to_string(p.exhaustive_total + extra)) +
+                               " strings (every string up to length " +
+                               std::to_string(s.exhaustive_length) + " over " +
+                               std::to_string(groups) + " groups of alike tokens, plus " +
+                               std::to_string(p.examples.size()) + " examples and " +
+                               std::to_string(s.random) + " random), over the budget of " +
+                               std::to_string(limits::kTestedStringBudget) +
+                               "; lower strings.exhaustive_length (" + std::to_string(fits) +
+                               " fits) or strings.random");
+    return;
+  }
+  std::set<TokenString> seen;
+  const auto add = [&](const TokenString& t) {
+    if (!in_exhaustive_set(p, t) && seen.insert(t).second) p.extra_strings.push_back(t);
+  };
+  for (const auto& example : p.examples) add(example);
+  for (const auto& drawn : draw_random_strings(s.seed, s.random, s.max_length,
+                                               static_cast<int>(p.alphabet_chars.size()))) {
+    add(drawn);
+  }
+}
+
+// `expected` must give a finite vector at every position of every tested string.
+void check_expected_everywhere(const Problem& p, DefectList& defects) {
+  std::vector<double> out(p.n_v);
+  std::optional<std::string> problem_found;
+  const auto check = [&](PrefixExpected& expected, std::span<const int> prefix) {
+    const auto fault = expected.extend(prefix, out.data());
+    const TokenString s(prefix.begin(), prefix.end());
+    const std::string where =
+        "on the tested string " + quote(p, s) + " at position " + std::to_string(prefix.size());
+    if (fault) {
+      ExpectedSyntaxError at{fault->column, "divides by zero " + where};
+      problem_found = at.render(p.expected_source);
+    } else if (!std::all_of(out.begin(), out.end(), [](double x) { return std::isfinite(x); })) {
+      problem_found = "gives a value that is not a finite number " + where;
+    }
+    return !problem_found;
+  };
+  PrefixExpected walk_expected(p, p.strings.exhaustive_length);
+  walk_prefixes(p.representatives, p.strings.exhaustive_length,
+                [&](std::span<const int> prefix) { return check(walk_expected, prefix); });
+  for (const auto& s : p.extra_strings) {
+    if (problem_found) break;
+    PrefixExpected expected(p, static_cast<int>(s.size()));
+    for (std::size_t i = 1; i <= s.size() && !problem_found; ++i) {
+      check(expected, std::span<const int>(s.data(), i));
+    }
+  }
+  if (problem_found) defects.add("expected", *problem_found);
+}
+
+std::string row_text(const Matrix& m, Eigen::Index row) {
+  std::ostringstream out;
+  out << "[";
+  for (Eigen::Index c = 0; c < m.cols(); ++c) out << (c ? ", " : "") << m(row, c);
+  out << "]";
+  return out.str();
+}
+
+void check_reference_passes(const Problem& p, DefectList& defects) {
+  const auto report = grade(p, p.reference, 1);
+  if (report.passed) return;
+  const auto& f = report.failures.front();
+  const auto row = f.failing_positions.front() - 1;
+  defects.add("reference",
+              "fails its own tests (" + std::to_string(report.failed) + " of " +
+                  std::to_string(report.total) + " strings fail); the first is " +
+                  quote(p, f.input) + ": at position " + std::to_string(row + 1) +
+                  " it gives " + row_text(f.trace.output, row) + " where expected is " +
+                  row_text(f.expected, row) + " (tolerance " + Json(p.tolerance).dump() + ")");
+}
+
+}  // namespace
+
+std::string Defect::to_string() const {
+  return file + ": " + (field.empty() ? "" : field + ": ") + message;
+}
+
+std::string Problem::spell(const TokenString& tokens) const {
+  std::string out;
+  for (int t : tokens) out += encode_utf8(alphabet_chars[static_cast<std::size_t>(t)]);
+  return out;
+}
+
+ProblemOrDefects load_problem_text(std::string_view text, const std::string& file_name) {
+  DefectList defects(file_name);
+  auto json = parse_json_checked(text, limits::kMaxJsonDepth, "the file");
+  if (!json) {
+    defects.add(json.error().field, json.error().message);
+    return defects.take();
+  }
+  if (!json->is_object()) {
+    defects.add("", "must hold one JSON object (a problem); it holds " +
+                        std::string(json->is_array() ? "an array" : "a single value"));
+    return defects.take();
+  }
+  const auto slash = file_name.find_last_of('/');
+  std::string id_from_name = file_name.substr(slash == std::string::npos ? 0 : slash + 1);
+  if (id_from_name.size() > 5 && id_from_name.ends_with(".json")) {
+    id_from_name.resize(id_from_name.size() - 5);
+  }
+
+  Problem p;
+  read_problem_fields(json.value(), id_from_name, p, defects);
+  if (!defects.empty()) return defects.take();
+  // The fields are sound; now what they mean together.
+  find_representatives(p, defects);
+  if (!defects.empty()) return defects.take();
+  build_tested_set(p, defects);
+  if (!defects.empty()) return defects.take();
+  check_expected_everywhere(p, defects);
+  if (!defects.empty()) return defects.take();
+  check_reference_passes(p, defects);
+  if (!defects.empty()) return defects.take();
+  return p;
+}
+
+ProblemOrDefects load_problem_file(const std::filesystem::path& path) {
+  namespace fs = std::filesystem;
+  const std::string name = path.string();
+  const auto fail = [&](std::string message) {
+    return std::vector<Defect>{Defect{name, "", std::move(message)}};
+  };
+  std::error_code ec;
+  const auto status = fs::status(path, ec);
+  if (ec) return fail("cannot be read: " + ec.message());
+  if (!fs::is_regular_file(status)) return fail("is not a regular file");
+  const auto size = fs::file_size(path, ec);
+  if (ec) return fail("cannot be read: " + ec.message());
+  if (size > limits::kMaxProblemFileBytes) {
+    return fail("is " + std::to_string(size) + " bytes; a problem file may be at most " +
+                std::to_string(limits::kMaxProblemFileBytes));
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return fail("cannot be opened for reading");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) return fail("cannot be read");
+  return load_problem_text(text, name);
+}
+
+std::variant<ProblemSet, std::vector<Defect>> ProblemSet::load(const std::filesystem::path& path) {
+  namespace fs = std::filesystem;
+  std::vector<Defect> defects;
+  std::vector<fs::path> files;
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) {
+    for (fs::directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec)) {
+      const auto file = it->path().filename().string();
+      // schema.json is the editors' JSON Schema for problem files, not a problem.
+      if (file.ends_with(".json") && file != "schema.json") files.push_back(it->path());
+    }
+    if (ec) {
+      return std::vector<Defect>{Defect{path.string(), "", "cannot be listed: " + ec.message()}};
+    }
+    if (files.empty()) {
+      return std::vector<Defect>{
+          Defect{path.string(), "", "holds no problem files (*.json besides schema.json)"}};
+    }
+  } else if (fs::exists(path, ec)) {
+    files.push_back(path);
+  } else {
+    return std::vector<Defect>{Defect{path.string(), "", "does not exist"}};
+  }
+  std::sort(files.begin(), files.end());
+
+  ProblemSet set;
+  for (const auto& file : files) {
+    auto loaded = load_problem_file(file);
+    if (auto* found = std::get_if<std::vector<Defect>>(&loaded)) {
+      defects.insert(defects.end(), found->begin(), found->end());
+    } else {
+      set.problems_.push_back(std::make_shared<const Problem>(std::get<Problem>(std::move(loaded))));
+    }
+  }
+  if (!defects.empty()) return defects;
+  std::sort(set.problems_.begin(), set.problems_.end(),
+            [](const auto& a, const auto& b) { return a->id < b->id; });
+  return set;
+}
+
+const Problem* ProblemSet::find(std::string_view id) const {
+  const auto at = std::lower_bound(problems_.begin(), problems_.end(), id,
+                                   [](const auto& p, std::string_view key) { return p->id < key; });
+  return at != problems_.end() && (*at)->id == id ? at->get() : nullptr;
+}
+
+}  // namespace headgrader

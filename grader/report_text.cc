@@ -1,0 +1,105 @@
+// A grade for a person at a terminal: what failed, where, and each matrix of the trace laid
+// out as in the handout (rows are query tokens, columns key tokens), to 4 decimals.
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "headgrader/report.h"
+
+namespace headgrader {
+namespace {
+
+std::string format_number(double x) {
+  if (std::isinf(x)) return x < 0 ? "-inf" : "inf";
+  if (std::isnan(x)) return "nan";
+  char buf[64];
+  if (x == std::floor(x) && std::fabs(x) < 1e9) {
+    std::snprintf(buf, sizeof buf, "%.0f", x == 0 ? 0.0 : x);
+  } else if (std::fabs(x) >= 1e6 || std::fabs(x) < 1e-4) {
+    std::snprintf(buf, sizeof buf, "%.4g", x);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.4f", x);
+  }
+  return buf;
+}
+
+std::string row_vector(const Matrix& m, Eigen::Index i) {
+  std::string out = "[";
+  for (Eigen::Index c = 0; c < m.cols(); ++c) out += (c ? ", " : "") + format_number(m(i, c));
+  return out + "]";
+}
+
+// A labelled matrix; `column_labels` empty means numbered columns.
+void print_matrix(std::ostringstream& out, const char* title, const Matrix& m,
+                  const std::vector<std::string>& row_labels,
+                  const std::vector<std::string>& column_labels) {
+  out << "  " << title << "\n";
+  std::size_t width = 6;
+  for (Eigen::Index i = 0; i < m.rows(); ++i) {
+    for (Eigen::Index j = 0; j < m.cols(); ++j) width = std::max(width, format_number(m(i, j)).size());
+  }
+  out << "       ";
+  for (Eigen::Index j = 0; j < m.cols(); ++j) {
+    const std::string label =
+        column_labels.empty() ? std::to_string(j + 1) : column_labels[static_cast<std::size_t>(j)];
+    out << " " << std::string(width > label.size() ? width - label.size() : 0, ' ') << label;
+  }
+  out << "\n";
+  for (Eigen::Index i = 0; i < m.rows(); ++i) {
+    const std::string& label = row_labels[static_cast<std::size_t>(i)];
+    out << "    " << label << std::string(label.size() < 3 ? 3 - label.size() : 0, ' ');
+    for (Eigen::Index j = 0; j < m.cols(); ++j) {
+      const std::string cell = format_number(m(i, j));
+      out << " " << std::string(width > cell.size() ? width - cell.size() : 0, ' ') << cell;
+    }
+    out << "\n";
+  }
+}
+
+}  // namespace
+
+std::string report_to_text(const Problem& problem, const GradeReport& report) {
+  std::ostringstream out;
+  out << problem.id << ": " << (report.passed ? "PASSED" : "FAILED") << " — "
+      << report.passed_count << " of " << report.total << " tested strings pass (score "
+      << report.score << ")\n";
+  for (const auto& e : report.examples) {
+    out << "\nexample \"" << problem.spell(e.input) << "\": " << (e.passed ? "passes" : "fails")
+        << "\n";
+    for (Eigen::Index i = 0; i < e.expected.rows(); ++i) {
+      out << "  position " << i + 1 << ": expected " << row_vector(e.expected, i) << ", got "
+          << row_vector(e.output, i) << "\n";
+    }
+  }
+  std::size_t n = 0;
+  for (const auto& f : report.failures) {
+    std::vector<std::string> labels;
+    for (int t : f.input) labels.push_back(problem.spell({t}));
+    out << "\nfailure " << ++n << " of " << report.failed << ": \"" << problem.spell(f.input)
+        << "\" (max error " << format_number(f.max_error) << ", tolerance " << problem.tolerance
+        << ")\n";
+    for (Eigen::Index i = 0; i < f.expected.rows(); ++i) {
+      const bool fails = std::find(f.failing_positions.begin(), f.failing_positions.end(),
+                                   static_cast<int>(i) + 1) != f.failing_positions.end();
+      out << "  position " << i + 1 << " (" << labels[static_cast<std::size_t>(i)]
+          << "): expected " << row_vector(f.expected, i) << ", got "
+          << row_vector(f.trace.output, i) << (fails ? "   <- wrong" : "") << "\n";
+    }
+    const auto& t = f.trace;
+    print_matrix(out, "embeddings r_i (one row per token)", t.embeddings, labels, {});
+    print_matrix(out, "Q", t.Q, labels, {});
+    print_matrix(out, "K", t.K, labels, {});
+    print_matrix(out, "V", t.V, labels, {});
+    print_matrix(out, "scores = scale · Q Kᵀ (rows: queries, columns: keys)", t.scores, labels, labels);
+    print_matrix(out, "masked scores", t.masked_scores, labels, labels);
+    print_matrix(out, "attention = softmax of each row", t.attention, labels, labels);
+    print_matrix(out, "output = attention · V", t.output, labels, {});
+  }
+  if (report.failures.size() < report.failed) {
+    out << "\n(" << report.failed - report.failures.size()
+        << " more failing strings not shown; raise max_failures to see more)\n";
+  }
+  return out.str();
+}
+
+}  // namespace headgrader
