@@ -1,7 +1,7 @@
 // The `expected` language of API.md §3: a small expression over the prefix s_1 … s_i that
 // gives the correct output of the head at position i. parse_expected compiles the source
 // once (checking names, operand kinds and vector lengths); Expected::evaluate then runs in
-// constant time per position, without allocating, so it can be called for every position
+// time linear in the expression, without allocating, so it can be called for every position
 // of every tested string. Thread-safety: an Expected is immutable; evaluate is const.
 #pragma once
 
@@ -18,8 +18,8 @@ namespace headgrader {
 
 // The problem's `classes`, resolved to token indices (token = index in the alphabet).
 struct ClassTable {
-  std::vector<std::string> names;                // in the problem file's order
-  std::vector<std::vector<bool>> members;        // members[c][token]
+  std::vector<std::string> names;          // in the problem file's order
+  std::vector<std::vector<bool>> members;  // members[c][token]
   std::size_t alphabet_size = 0;
 };
 
@@ -32,17 +32,20 @@ struct PrefixFacts {
 };
 
 // A class name the language can refer to: a letter or "_", then letters, digits or "_", and
-// not one of the keywords (is any all count mean at pos and or not).
+// not one of the keywords (is any all count mean at pos and or not). Letters are ASCII.
 bool is_valid_class_name(std::string_view name);
 
-// Fills counts (size = table.names.size()) for the prefix `tokens`.
+// Fills counts (size = table.names.size()) for the prefix `tokens`. Tokens outside the
+// alphabet belong to no class.
 void count_classes(const ClassTable& table, std::span<const int> tokens, std::span<int> counts);
 
-// A parse error: the 0-based column in the source where it was found, and the reason.
-// render() gives the message, the quoted source and a caret under the column:
+// A parse error: the 0-based column (byte offset) in the source where it was found, and the
+// reason. render() gives three lines, joined by '\n' with no newline at the end: the reason,
+// the source line holding the column, and a caret under the column (both indented 2):
 //   unknown class "consonnant"; the known classes are consonant, vowel
 //     any(consonnant) ? [0, 1] : [1, 0]
 //         ^
+// A line longer than 120 characters is cut to the 60 either side of the column, with "...".
 struct ExpectedSyntaxError {
   std::size_t column = 0;
   std::string reason;
@@ -57,6 +60,7 @@ struct EvaluationFault {
 
 class Expected {
  public:
+  // A moved-from Expected may only be assigned to or destroyed.
   Expected(Expected&&) noexcept;
   Expected& operator=(Expected&&) noexcept;
   ~Expected();
@@ -65,24 +69,27 @@ class Expected {
   std::size_t output_size() const;
   // Indices (into the ClassTable) of the classes the expression names, ascending, each once.
   const std::vector<int>& named_classes() const;
-  // Writes output_size() values into `out` (out.size() ≥ output_size()). Every
-  // sub-expression is evaluated (no short-circuit), so a division by zero anywhere yields a
-  // fault even in a branch not taken. Values may be non-finite only through overflow.
+  // Writes output_size() values into `out` (precondition: out.size() ≥ output_size(),
+  // facts.tokens non-empty, facts.class_counts as documented above). Every sub-expression is
+  // evaluated (no short-circuit), so a division by zero anywhere yields a fault even in a
+  // branch not taken; on a fault `out` is left unchanged. Values may be non-finite only
+  // through overflow. Does not allocate.
   std::optional<EvaluationFault> evaluate(const PrefixFacts& facts, std::span<double> out) const;
 
   struct Program;  // the compiled form; defined in grader/expected.cc
 
  private:
-  friend struct ExpectedParser;
   explicit Expected(std::unique_ptr<Program> program);
   std::unique_ptr<Program> program_;
   friend std::variant<Expected, ExpectedSyntaxError> parse_expected(std::string_view,
                                                                     const ClassTable&);
 };
 
-// Parses and checks `source`: syntax (grammar of API.md §3), class names (must be keys of
+// Parses and checks `source`: syntax (grammar of API.md §3), length (at most
+// limits::kMaxExpectedLength characters) and nesting depth, class names (must be keys of
 // `classes`; an unknown one lists the known ones), operand kinds (only `?:` takes vectors;
-// `[…]` holds scalars; both branches of `?:` have the same length).
+// `[…]` holds scalars; both branches of `?:` have the same length) and number literals (none
+// may overflow). The Expected keeps its own copy of what it needs from `classes`.
 std::variant<Expected, ExpectedSyntaxError> parse_expected(std::string_view source,
                                                            const ClassTable& classes);
 
