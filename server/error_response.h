@@ -1,0 +1,36 @@
+// Every HTTP response of the service is built here: JSON bodies, the contract's error body
+// {"error": {"code", "message", "field"}}, and the one table that maps an error code (the
+// engine's or the HTTP layer's, result.h) to a status. Nothing else chooses a status for an
+// error. Thread-safety: pure functions.
+#pragma once
+
+#include <boost/beast/http.hpp>
+#include <string>
+#include <string_view>
+
+#include "headgrader/result.h"
+
+namespace headgrader::server {
+
+namespace http = boost::beast::http;
+using Request = http::request<http::string_body>;
+using Response = http::response<http::string_body>;
+
+// A code of the server's own, beside result.h's: a failure that is ours, not the client's.
+inline constexpr const char* kInternalError = "internal_error";
+
+// The status for an error code (400 for the body errors, 404, 405, 413, 415, 431, 503); an
+// unknown code is our bug and gets 500.
+http::status status_for(std::string_view code);
+
+// {"error": {"code": …, "message": …, "field": … or null}} as compact JSON.
+std::string error_body(const Error& error);
+
+// A response with Content-Type: application/json and `body`, for an HTTP/1.x request of
+// `version` (10 or 11) that wants the connection kept open or not.
+Response json_response(http::status status, std::string body, unsigned version, bool keep_alive);
+
+// json_response(status_for(error.code), error_body(error), …).
+Response error_response(const Error& error, unsigned version, bool keep_alive);
+
+}  // namespace headgrader::server

@@ -1,0 +1,51 @@
+// Accepts connections and starts a Session for each, each on its own strand, up to a cap:
+// a connection over the cap gets a 503 JSON answer and is closed, instead of waiting in the
+// backlog or being dropped. shutdown() stops accepting and winds the sessions down.
+// Thread-safety: open/run once from one thread; shutdown() and connections() from any.
+#pragma once
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <memory>
+
+#include "headgrader/limits.h"
+#include "headgrader/result.h"
+#include "router.h"
+#include "session.h"
+
+namespace headgrader::server {
+
+class Listener : public std::enable_shared_from_this<Listener> {
+ public:
+  // Binds and listens on `endpoint` (port 0: a free one). The error names the endpoint and
+  // the system's reason. `router` must outlive the listener and its sessions.
+  static Result<std::shared_ptr<Listener>> open(
+      net::io_context& ioc, const tcp::endpoint& endpoint, const Router& router,
+      std::size_t max_connections = limits::kMaxConnections);
+
+  Listener(net::io_context& ioc, const Router& router, std::size_t max_connections);
+
+  // Where it listens, with the real port.
+  tcp::endpoint local_endpoint() const;
+  // Starts accepting.
+  void run();
+  // Thread-safe: stops accepting, closes idle connections, lets busy ones finish their
+  // current request and close.
+  void shutdown();
+  // Connections being served (rejected ones not counted).
+  std::size_t connections() const { return connections_->size(); }
+
+ private:
+  void do_accept();
+  void on_accept(beast::error_code ec, tcp::socket socket);
+
+  net::io_context& ioc_;
+  tcp::acceptor acceptor_;
+  net::steady_timer retry_timer_;  // after an accept error such as "too many open files"
+  const Router& router_;
+  std::shared_ptr<Connections> connections_;
+  bool stopping_ = false;
+};
+
+}  // namespace headgrader::server

@@ -1,0 +1,114 @@
+#include "options.h"
+
+#include <charconv>
+#include <system_error>
+#include <thread>
+
+namespace headgrader::server {
+namespace {
+
+constexpr const char* kUsage = "usage";
+// More threads than this buys nothing and hints at a typo.
+constexpr unsigned kMaxThreads = 256;
+
+Error usage_error(std::string message) { return {kUsage, std::move(message), ""}; }
+
+template <typename T>
+bool parse_number(std::string_view text, T max, T& out) {
+  T value{};
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || value > max) return false;
+  out = value;
+  return true;
+}
+
+}  // namespace
+
+Result<ServerOptions> parse_options(std::span<const std::string_view> args) {
+  ServerOptions options;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    std::string_view flag = args[i];
+    std::string_view value;
+    bool has_value = false;
+    if (const auto eq = flag.find('='); flag.starts_with("--") && eq != std::string_view::npos) {
+      value = flag.substr(eq + 1);
+      flag = flag.substr(0, eq);
+      has_value = true;
+    }
+    if (flag == "--help" || flag == "-h") {
+      options.help = true;
+      continue;
+    }
+    if (flag == "--healthcheck" || flag == "healthcheck") {
+      options.healthcheck = true;
+      continue;
+    }
+    if (flag != "--problems" && flag != "--address" && flag != "--port" && flag != "--threads") {
+      return usage_error("unknown argument \"" + std::string(flag) + "\"; see --help");
+    }
+    if (!has_value) {
+      if (i + 1 == args.size()) return usage_error(std::string(flag) + " needs a value");
+      value = args[++i];
+    }
+    if (flag == "--problems") {
+      if (value.empty()) return usage_error("--problems needs a folder or file");
+      options.problems = std::filesystem::path(value);
+    } else if (flag == "--address") {
+      if (value.empty()) return usage_error("--address needs an IP address");
+      options.address = std::string(value);
+    } else if (flag == "--port") {
+      if (!parse_number<std::uint16_t>(value, 65535, options.port)) {
+        return usage_error("--port must be a number from 0 to 65535; it is \"" +
+                           std::string(value) + "\"");
+      }
+    } else {
+      if (!parse_number<unsigned>(value, kMaxThreads, options.threads) || options.threads == 0) {
+        return usage_error("--threads must be a number from 1 to " + std::to_string(kMaxThreads) +
+                           "; it is \"" + std::string(value) + "\"");
+      }
+    }
+  }
+  return options;
+}
+
+std::filesystem::path default_problems_dir() {
+  std::error_code ec;
+  if (std::filesystem::is_directory("problems", ec)) return "problems";
+  return HEADGRADER_PROBLEMS_DIR;
+}
+
+unsigned thread_count(unsigned requested) {
+  if (requested != 0) return requested;
+  const unsigned hardware = std::thread::hardware_concurrency();
+  return hardware == 0 ? 1 : hardware;
+}
+
+std::string usage(std::string_view program) {
+  std::string text = "usage: " + std::string(program) + " [options]\n";
+  text += R"(
+Serves the grader over HTTP (JSON in and out):
+  GET  /v1/problems               the problems: id, title, submit
+  GET  /v1/problems/{id}          one problem as loaded (never its reference)
+  POST /v1/problems/{id}/grade    grade a submission {"W_q": M, "W_k": M, "W_V": M}
+  GET  /healthz                   200 when serving
+
+options:
+  --problems DIR    problem folder (or one file); default: ./problems if it exists, else
+                    )";
+  text += HEADGRADER_PROBLEMS_DIR;
+  text += R"(
+  --address ADDR    IP address to listen on; default 0.0.0.0
+  --port N          TCP port; default 8080; 0 picks a free one
+  --threads N       threads serving requests; default: the hardware's concurrency
+  --healthcheck     GET /healthz on ADDR (loopback for 0.0.0.0 and ::) and PORT, then
+                    exit 0 when it answers 200, else 1 (for container health checks)
+  --help            this text
+
+Prints "listening on http://ADDRESS:PORT" once it accepts connections, one JSON access-log
+line per request on stderr, and on SIGTERM or SIGINT stops accepting, lets requests in
+flight finish (up to 5 s) and exits 0.
+)";
+  return text;
+}
+
+}  // namespace headgrader::server

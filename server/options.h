@@ -1,0 +1,38 @@
+// The server's command line (API.md §6): --problems, --address, --port, --threads, --help,
+// and --healthcheck (a GET /healthz on loopback, for container health checks). Parsing is
+// a pure function so every flag and every mistake is unit-testable.
+// Thread-safety: pure functions.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "headgrader/result.h"
+
+namespace headgrader::server {
+
+struct ServerOptions {
+  std::filesystem::path problems;  // empty: default_problems_dir()
+  std::string address = "0.0.0.0";
+  std::uint16_t port = 8080;
+  unsigned threads = 0;            // 0: the hardware's concurrency
+  bool help = false;
+  bool healthcheck = false;        // GET /healthz on ADDRESS (loopback for 0.0.0.0/::), PORT
+};
+
+// `args` without the program name. Errors (code "usage") name the flag and what is wrong.
+Result<ServerOptions> parse_options(std::span<const std::string_view> args);
+
+// `problems/` under the current directory when it is a folder, else the source tree's
+// (HEADGRADER_PROBLEMS_DIR, fixed at build time).
+std::filesystem::path default_problems_dir();
+
+// Threads to run: `requested`, or the hardware's concurrency (at least 1) when 0.
+unsigned thread_count(unsigned requested);
+
+std::string usage(std::string_view program);
+
+}  // namespace headgrader::server

@@ -1,0 +1,133 @@
+#include "server.h"
+
+#include <boost/asio/signal_set.hpp>
+#include <chrono>
+#include <csignal>
+#include <functional>
+#include <memory>
+#include <ostream>
+#include <thread>
+#include <vector>
+
+#include "headgrader/limits.h"
+#include "listener.h"
+
+namespace headgrader::server {
+namespace {
+
+// How often a stopping server looks whether its last connection has closed.
+constexpr std::chrono::milliseconds kDrainPollInterval{20};
+constexpr std::chrono::seconds kHealthcheckTimeout{3};
+
+std::string url_host(const net::ip::address& address) {
+  if (!address.is_v6()) return address.to_string();
+  std::string host(1, '[');
+  host += address.to_string();
+  host += ']';
+  return host;
+}
+
+// Polls until no connection is left or the grace period is over, then stops the loop.
+void drain(const std::shared_ptr<net::steady_timer>& timer, const std::shared_ptr<Listener>& listener,
+           std::chrono::steady_clock::time_point deadline, net::io_context& ioc) {
+  if (listener->connections() == 0 || std::chrono::steady_clock::now() >= deadline) {
+    ioc.stop();
+    return;
+  }
+  timer->expires_after(kDrainPollInterval);
+  timer->async_wait([timer, listener, deadline, &ioc](beast::error_code) {
+    drain(timer, listener, deadline, ioc);
+  });
+}
+
+}  // namespace
+
+int serve(const ProblemSet& problems, const std::string& address, std::uint16_t port,
+          unsigned threads, std::ostream& out, std::ostream& err) {
+  beast::error_code ec;
+  const net::ip::address ip = net::ip::make_address(address, ec);
+  if (ec) {
+    err << "--address: \"" << address << "\" is not an IP address\n";
+    return 1;
+  }
+  const Router router(problems);
+  net::io_context ioc(static_cast<int>(threads));
+  Result<std::shared_ptr<Listener>> opened = Listener::open(ioc, {ip, port}, router);
+  if (!opened) {
+    err << opened.error().message << '\n';
+    return 1;
+  }
+  const std::shared_ptr<Listener> listener = opened.value();
+  listener->run();
+
+  net::signal_set signals(ioc, SIGINT, SIGTERM);
+  signals.async_wait([&](beast::error_code wait_ec, int) {
+    if (wait_ec) return;
+    listener->shutdown();
+    drain(std::make_shared<net::steady_timer>(ioc), listener,
+          std::chrono::steady_clock::now() + limits::kShutdownGrace, ioc);
+  });
+
+  out << "listening on http://" << url_host(ip) << ':' << listener->local_endpoint().port()
+      << std::endl;
+
+  std::vector<std::thread> pool;
+  pool.reserve(threads - 1);
+  for (unsigned i = 1; i < threads; ++i) pool.emplace_back([&ioc] { ioc.run(); });
+  ioc.run();
+  for (std::thread& thread : pool) thread.join();
+  return 0;
+}
+
+int healthcheck(const std::string& address, std::uint16_t port, std::ostream& err) {
+  beast::error_code ec;
+  net::ip::address ip = net::ip::make_address(address, ec);
+  if (ec) {
+    err << "healthcheck: \"" << address << "\" is not an IP address\n";
+    return 1;
+  }
+  if (ip.is_unspecified()) {
+    ip = ip.is_v6() ? net::ip::address(net::ip::address_v6::loopback())
+                    : net::ip::address(net::ip::address_v4::loopback());
+  }
+
+  net::io_context ioc;
+  beast::tcp_stream stream(ioc);
+  beast::flat_buffer buffer;
+  http::request<http::empty_body> request{http::verb::get, "/healthz", 11};
+  request.set(http::field::host, url_host(ip));
+  request.keep_alive(false);
+  http::response<http::string_body> response;
+  beast::error_code failure;
+
+  // connect → write → read, all within one deadline.
+  stream.expires_after(kHealthcheckTimeout);
+  stream.async_connect(tcp::endpoint(ip, port), [&](beast::error_code connect_ec) {
+    if (connect_ec) {
+      failure = connect_ec;
+      return;
+    }
+    http::async_write(stream, request, [&](beast::error_code write_ec, std::size_t) {
+      if (write_ec) {
+        failure = write_ec;
+        return;
+      }
+      http::async_read(stream, buffer, response, [&](beast::error_code read_ec, std::size_t) {
+        failure = read_ec;
+      });
+    });
+  });
+  ioc.run();
+
+  if (failure) {
+    err << "healthcheck: " << url_host(ip) << ':' << port << ": " << failure.message() << '\n';
+    return 1;
+  }
+  if (response.result() != http::status::ok) {
+    err << "healthcheck: GET /healthz answered " << response.result_int() << '\n';
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace headgrader::server

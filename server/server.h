@@ -1,0 +1,25 @@
+// Running the service: an io_context on N threads, the listener, the "listening on" line,
+// and the orderly stop on SIGTERM/SIGINT (stop accepting, close idle connections, give
+// requests in flight up to limits::kShutdownGrace). Also the --healthcheck client.
+// Thread-safety: serve() and healthcheck() block the calling thread; call each once.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+
+#include "headgrader/problem.h"
+
+namespace headgrader::server {
+
+// Serves `problems` on address:port with `threads` threads until SIGTERM or SIGINT. Writes
+// "listening on http://ADDRESS:PORT" (the real port) to `out` once accepting, failures to
+// `err`. Returns the process exit code: 0 after a signal, 1 when it cannot listen.
+int serve(const ProblemSet& problems, const std::string& address, std::uint16_t port,
+          unsigned threads, std::ostream& out, std::ostream& err);
+
+// GET /healthz on address:port (0.0.0.0 and :: mean loopback) within a few seconds. Returns
+// 0 when the answer is 200, else 1 (with the reason on `err`).
+int healthcheck(const std::string& address, std::uint16_t port, std::ostream& err);
+
+}  // namespace headgrader::server

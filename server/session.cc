@@ -1,0 +1,235 @@
+#include "session.h"
+
+#include <utility>
+
+#include "access_log.h"
+#include "headgrader/limits.h"
+
+namespace headgrader::server {
+namespace {
+
+// Enough for a whole small request in one read; bigger ones continue in the parser.
+constexpr std::size_t kFirstReadBytes = 4096;
+
+bool is_http_parse_error(const beast::error_code& ec) {
+  return ec.category() == http::make_error_code(http::error::bad_method).category();
+}
+
+// What the parser refused, as the contract's error; nullopt when there is no one to answer
+// (the client left, a deadline passed, the server is closing the connection).
+std::optional<Error> read_error_answer(const beast::error_code& ec) {
+  if (ec == http::error::body_limit) {
+    return Error{error_code::kBodyTooLarge,
+                 "the body is larger than the limit of " +
+                     std::to_string(limits::kMaxBodyBytes) + " bytes (1 MiB)",
+                 ""};
+  }
+  if (ec == http::error::header_limit) {
+    return Error{error_code::kHeaderTooLarge,
+                 "the request line and headers are larger than the limit of " +
+                     std::to_string(limits::kMaxHeaderBytes) + " bytes",
+                 ""};
+  }
+  if (ec == http::error::end_of_stream || ec == http::error::partial_message ||
+      !is_http_parse_error(ec)) {
+    return std::nullopt;
+  }
+  return Error{error_code::kBadRequest, "the request is not valid HTTP/1.1: " + ec.message(),
+               ""};
+}
+
+}  // namespace
+
+// --- Connections ------------------------------------------------------------------------------
+
+bool Connections::add(const std::shared_ptr<Session>& session) {
+  const std::lock_guard lock(mutex_);
+  if (sessions_.size() >= capacity_) return false;
+  sessions_.emplace(session.get(), session);
+  return true;
+}
+
+void Connections::remove(const Session* session) {
+  const std::lock_guard lock(mutex_);
+  sessions_.erase(session);
+}
+
+std::size_t Connections::size() const {
+  const std::lock_guard lock(mutex_);
+  return sessions_.size();
+}
+
+void Connections::shutdown_all() {
+  std::vector<std::shared_ptr<Session>> open;
+  {
+    const std::lock_guard lock(mutex_);
+    for (const auto& [key, weak] : sessions_) {
+      if (auto session = weak.lock()) open.push_back(std::move(session));
+    }
+  }
+  for (const auto& session : open) session->shutdown();
+}
+
+// --- Session ----------------------------------------------------------------------------------
+
+Session::Session(tcp::socket&& socket, const Router& router,
+                 std::shared_ptr<Connections> connections)
+    : stream_(std::move(socket)), router_(router), connections_(std::move(connections)) {}
+
+Session::~Session() { connections_->remove(this); }
+
+void Session::run() {
+  net::dispatch(stream_.get_executor(),
+                beast::bind_front_handler(&Session::do_wait, shared_from_this()));
+}
+
+void Session::reject(Error error) {
+  net::dispatch(stream_.get_executor(), [self = shared_from_this(), error = std::move(error)] {
+    self->pending_ = {std::chrono::steady_clock::now(), std::chrono::system_clock::now(), "",
+                      "", "", std::nullopt};
+    self->do_write(error_response(error, 11, false), /*linger=*/true);
+  });
+}
+
+void Session::shutdown() {
+  net::dispatch(stream_.get_executor(), [self = shared_from_this()] {
+    self->shutting_down_ = true;
+    // An idle connection's pending wait completes with operation_aborted and closes; a busy
+    // one sees shutting_down_ when its answer is ready.
+    if (self->idle_) self->stream_.socket().cancel();
+  });
+}
+
+// Step 1: wait for the first byte of the next request, as long as an idle client may.
+void Session::do_wait() {
+  if (shutting_down_) return do_close();
+  parser_.emplace();
+  parser_->body_limit(limits::kMaxBodyBytes);
+  parser_->header_limit(limits::kMaxHeaderBytes);
+  if (buffer_.size() > 0) return start_request();  // pipelined: it is already here
+
+  idle_ = true;
+  stream_.expires_after(first_request_ ? limits::kReadTimeout : limits::kIdleTimeout);
+  stream_.async_read_some(buffer_.prepare(kFirstReadBytes),
+                          beast::bind_front_handler(&Session::on_wait, shared_from_this()));
+}
+
+void Session::on_wait(beast::error_code ec, std::size_t bytes) {
+  idle_ = false;
+  // The client left, stayed idle too long, or the server is stopping: nothing to answer.
+  if (ec) return do_close();
+  buffer_.commit(bytes);
+  start_request();
+}
+
+// Step 2: from its first byte, the whole request must arrive within kReadTimeout.
+void Session::start_request() {
+  first_request_ = false;
+  pending_ = {std::chrono::steady_clock::now(), std::chrono::system_clock::now(), "", "", "",
+              std::nullopt};
+  deadline_ = pending_.started + limits::kReadTimeout;
+  do_read_header();
+}
+
+void Session::do_read_header() {
+  stream_.expires_at(deadline_);
+  http::async_read_header(stream_, buffer_, *parser_,
+                          beast::bind_front_handler(&Session::on_read_header, shared_from_this()));
+}
+
+void Session::on_read_header(beast::error_code ec, std::size_t) {
+  if (ec) return on_read_error(ec);
+  const auto& header = parser_->get();
+  pending_.method = std::string(header.method_string());
+  pending_.path = std::string(header.target());
+  if (!parser_->is_done() && beast::iequals(header[http::field::expect], "100-continue")) {
+    // The client waits for this before sending the body (curl does for large bodies).
+    continue_ = {http::status::continue_, header.version()};
+    stream_.expires_after(limits::kWriteTimeout);
+    return http::async_write(
+        stream_, continue_,
+        beast::bind_front_handler(&Session::on_continue_written, shared_from_this()));
+  }
+  do_read_body();
+}
+
+void Session::on_continue_written(beast::error_code ec, std::size_t) {
+  if (ec) return do_close();
+  do_read_body();
+}
+
+// Step 3: the body, still under the request's deadline.
+void Session::do_read_body() {
+  stream_.expires_at(deadline_);
+  http::async_read(stream_, buffer_, *parser_,
+                   beast::bind_front_handler(&Session::on_read_body, shared_from_this()));
+}
+
+void Session::on_read_body(beast::error_code ec, std::size_t) {
+  if (ec) return on_read_error(ec);
+  Routed routed = router_.route(parser_->get());
+  pending_.problem = std::move(routed.problem);
+  pending_.passed = routed.passed;
+  if (shutting_down_) routed.response.keep_alive(false);
+  do_write(std::move(routed.response), /*linger=*/false);
+}
+
+void Session::on_read_error(beast::error_code ec) {
+  std::optional<Error> error = read_error_answer(ec);
+  if (!error) return do_close();
+  unsigned version = 11;
+  if (parser_->is_header_done()) version = parser_->get().version();
+  // The rest of the request is not read, so the connection cannot carry another one.
+  do_write(error_response(*error, version, false), /*linger=*/true);
+}
+
+// Step 4: the answer; then the next request, or close.
+void Session::do_write(Response response, bool linger) {
+  response_ = std::move(response);
+  linger_after_write_ = linger;
+  stream_.expires_after(limits::kWriteTimeout);
+  http::async_write(stream_, response_,
+                    beast::bind_front_handler(&Session::on_write, shared_from_this()));
+}
+
+void Session::on_write(beast::error_code ec, std::size_t) {
+  log_answer();
+  if (ec) return do_close();
+  if (linger_after_write_) return do_linger();
+  if (!response_.keep_alive()) return do_close();
+  do_wait();
+}
+
+// Closes our side, then reads and drops what the client still sends until it closes too
+// (or kLingerTimeout / kMaxLingerBytes): closing with unread input would reset the
+// connection and could destroy the answer before the client reads it.
+void Session::do_linger() {
+  beast::error_code ignored;
+  stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+  stream_.expires_after(kLingerTimeout);
+  stream_.async_read_some(net::buffer(discard_),
+                          beast::bind_front_handler(&Session::on_linger, shared_from_this()));
+}
+
+void Session::on_linger(beast::error_code ec, std::size_t bytes) {
+  lingered_bytes_ += bytes;
+  if (ec || lingered_bytes_ > kMaxLingerBytes) return do_close();
+  stream_.async_read_some(net::buffer(discard_),
+                          beast::bind_front_handler(&Session::on_linger, shared_from_this()));
+}
+
+void Session::do_close() {
+  beast::error_code ignored;
+  stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+  stream_.close();
+}
+
+void Session::log_answer() const {
+  const auto latency = std::chrono::steady_clock::now() - pending_.started;
+  write_access_log({pending_.started_wall, pending_.method, pending_.path,
+                    static_cast<unsigned>(response_.result_int()),
+                    std::chrono::duration<double, std::milli>(latency).count(), pending_.problem,
+                    pending_.passed});
+}
+
+}  // namespace headgrader::server

@@ -1,0 +1,111 @@
+// One client connection: HTTP/1.1 with keep-alive, each request handed to the Router and its
+// answer written back, on the connection's own strand. A request is read in paired steps
+// (wait for its first byte, its header, its body), each under a deadline from limits.h; a
+// request the parser refuses (too large, malformed) is answered with JSON before closing.
+// Thread-safety: a Session lives on its strand; only shutdown() may be called from elsewhere.
+#pragma once
+
+#include <array>
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+
+#include "router.h"
+
+namespace headgrader::server {
+
+namespace net = boost::asio;
+namespace beast = boost::beast;
+using tcp = net::ip::tcp;
+
+// After answering with an error and closing our side, how long unread input from the client
+// is drained so that the answer is not lost to a TCP reset, and how much of it at most.
+inline constexpr std::chrono::seconds kLingerTimeout{2};
+inline constexpr std::size_t kMaxLingerBytes = 4 * 1024 * 1024;
+
+class Session;
+
+// The open connections of a listener, so that shutdown can reach each one, and their cap.
+class Connections {
+ public:
+  explicit Connections(std::size_t capacity) : capacity_(capacity) {}
+
+  // False when `capacity` connections are already open.
+  bool add(const std::shared_ptr<Session>& session);
+  void remove(const Session* session);
+  std::size_t size() const;
+  std::size_t capacity() const { return capacity_; }
+  // Session::shutdown() on every open connection.
+  void shutdown_all();
+
+ private:
+  const std::size_t capacity_;
+  mutable std::mutex mutex_;
+  std::unordered_map<const Session*, std::weak_ptr<Session>> sessions_;
+};
+
+class Session : public std::enable_shared_from_this<Session> {
+ public:
+  // `socket` should run on its own strand; `router` must outlive the session.
+  Session(tcp::socket&& socket, const Router& router, std::shared_ptr<Connections> connections);
+  ~Session();
+
+  // Serves requests until the client leaves, a deadline passes or shutdown() is called.
+  void run();
+  // Answers `error` once, without reading a request, and closes (the connection cap).
+  void reject(Error error);
+  // Thread-safe. Closes the connection now when it waits between requests; otherwise lets
+  // the current request finish, answers it with Connection: close, and closes.
+  void shutdown();
+
+ private:
+  // What the access log line of the current request needs.
+  struct Pending {
+    std::chrono::steady_clock::time_point started;
+    std::chrono::system_clock::time_point started_wall;
+    std::string method, path, problem;
+    std::optional<bool> passed;
+  };
+
+  void do_wait();
+  void on_wait(beast::error_code ec, std::size_t bytes);
+  void start_request();
+  void do_read_header();
+  void on_read_header(beast::error_code ec, std::size_t bytes);
+  void on_continue_written(beast::error_code ec, std::size_t bytes);
+  void do_read_body();
+  void on_read_body(beast::error_code ec, std::size_t bytes);
+  void on_read_error(beast::error_code ec);
+  void do_write(Response response, bool linger);
+  void on_write(beast::error_code ec, std::size_t bytes);
+  void do_linger();
+  void on_linger(beast::error_code ec, std::size_t bytes);
+  void do_close();
+  void log_answer() const;
+
+  beast::tcp_stream stream_;
+  beast::flat_buffer buffer_;
+  std::optional<http::request_parser<http::string_body>> parser_;  // one per request
+  const Router& router_;
+  std::shared_ptr<Connections> connections_;
+
+  Response response_;                         // alive while written
+  http::response<http::empty_body> continue_; // "100 Continue", alive while written
+  bool linger_after_write_ = false;
+  Pending pending_;
+  std::chrono::steady_clock::time_point deadline_;  // of the whole current request
+  bool first_request_ = true;
+  bool idle_ = false;           // waiting for the first byte of a request
+  bool shutting_down_ = false;
+  std::size_t lingered_bytes_ = 0;
+  std::array<char, 8192> discard_{};
+};
+
+}  // namespace headgrader::server
