@@ -1,0 +1,96 @@
+// The command-line program as an instructor runs it.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <sys/wait.h>
+
+#include "headgrader/grade.h"
+#include "headgrader/report.h"
+#include "headgrader/submission.h"
+#include "test_support.h"
+
+namespace headgrader {
+namespace {
+
+struct Run {
+  int exit_code;
+  std::string out;
+};
+
+Run run(const std::string& args) {
+  const std::string command = std::string(HEADGRADER_CLI_BIN) + " " + args + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  std::string out;
+  std::array<char, 4096> buf;
+  while (std::size_t n = std::fread(buf.data(), 1, buf.size(), pipe)) out.append(buf.data(), n);
+  const int status = pclose(pipe);
+  return {WEXITSTATUS(status), out};
+}
+
+std::string write_temp(const std::string& name, const std::string& text) {
+  const std::string path = ::testing::TempDir() + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+TEST(Cli, ValidateAcceptsTheBundledProblems) {
+  const auto r = run("validate " HEADGRADER_SOURCE_DIR "/problems");
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("consonant-anywhere: valid"), std::string::npos) << r.out;
+}
+
+TEST(Cli, ValidatePrintsEveryDefectAndExitsOne) {
+  const auto path = write_temp("broken.json", R"({"id": "broken", "tolerance": -1})");
+  const auto r = run("validate " + path);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.out.find(path + ": title: is missing"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(path + ": tolerance: must be a number greater than 0; it is -1"),
+            std::string::npos)
+      << r.out;
+}
+
+TEST(Cli, GradePrintsExactlyTheServersJson) {
+  const std::string body = R"({"W_q": [[1, 1]], "W_k": [[0, 2]], "W_V": [[1, 0], [0, 1]]})";
+  const auto r = run("grade --problem consonant-anywhere --problems " HEADGRADER_SOURCE_DIR
+                     "/problems " + write_temp("soft.json", body));
+  EXPECT_EQ(r.exit_code, 1);  // graded, failed
+  const Problem& p = testing::bundled("consonant-anywhere");
+  const auto submission = parse_submission(p, body);
+  ASSERT_TRUE(submission.ok());
+  EXPECT_EQ(r.out, report_to_json(p, grade(p, submission->weights, 3)).dump() + "\n");
+}
+
+TEST(Cli, GradeTextShowsTheFailingStringAndTheAttentionMatrix) {
+  const std::string body = R"({"W_q": [[1, 1]], "W_k": [[0, 2]], "W_V": [[1, 0], [0, 1]]})";
+  const auto r = run("grade --text --problem consonant-anywhere --problems " HEADGRADER_SOURCE_DIR
+                     "/problems " + write_temp("soft.json", body));
+  EXPECT_NE(r.out.find("failure 1 of"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"ab\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("attention = softmax of each row\n             a      b\n"
+                       "    a        1      0\n    b   0.1192 0.8808\n"),
+            std::string::npos)
+      << r.out;
+}
+
+TEST(Cli, GradeOfAHandoutSolutionExitsZero) {
+  const auto r = run("grade --problem first-position --problems " HEADGRADER_SOURCE_DIR
+                     "/problems " +
+                     write_temp("first.json", R"({"W_q": [[1, 1, 0]], "W_k": [[0, 0, 5]],
+                                                 "W_V": [[0, 1, 0], [0, 0, 0]]})"));
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+}
+
+TEST(Cli, GradeOfABadSubmissionPrintsTheErrorBody) {
+  const auto r = run("grade --problem consonant-anywhere --problems " HEADGRADER_SOURCE_DIR
+                     "/problems " +
+                     write_temp("bad.json", R"({"W_q": [[1, 1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]})"));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.out, R"({"error":{"code":"wrong_shape","message":"W_q must have 2 columns (one per embedding feature, n_e = 2); it has 3","field":"W_q"}})"
+                   "\n");
+}
+
+}  // namespace
+}  // namespace headgrader

@@ -1,0 +1,83 @@
+// Shared by the tests: the bundled problems, and an independent computation of the head
+// (Eigen expressions and std::exp, the textbook way) to check the engine against.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "headgrader/attention.h"
+#include "headgrader/problem.h"
+
+namespace headgrader::testing {
+
+inline const ProblemSet& bundled_problems() {
+  static const ProblemSet set = [] {
+    auto loaded = ProblemSet::load(HEADGRADER_SOURCE_DIR "/problems");
+    if (auto* defects = std::get_if<std::vector<Defect>>(&loaded)) {
+      for (const auto& d : *defects) ADD_FAILURE() << d.to_string();
+      std::abort();
+    }
+    return std::get<ProblemSet>(std::move(loaded));
+  }();
+  return set;
+}
+
+inline const Problem& bundled(const std::string& id) {
+  const Problem* p = bundled_problems().find(id);
+  if (!p) std::abort();
+  return *p;
+}
+
+inline TokenString tokens_of(const Problem& p, const std::string& text) {
+  TokenString out;
+  for (char c : text) {
+    const auto at = std::find(p.alphabet_chars.begin(), p.alphabet_chars.end(), char32_t(c));
+    out.push_back(static_cast<int>(at - p.alphabet_chars.begin()));
+  }
+  return out;
+}
+
+inline Matrix rows(std::initializer_list<std::initializer_list<double>> values) {
+  Matrix m(static_cast<Eigen::Index>(values.size()),
+           static_cast<Eigen::Index>(values.begin()->size()));
+  Eigen::Index i = 0;
+  for (const auto& row : values) {
+    Eigen::Index j = 0;
+    for (double x : row) m(i, j++) = x;
+    ++i;
+  }
+  return m;
+}
+
+// The head written independently of the engine: whole-matrix Eigen products, std::exp.
+struct IndependentHead {
+  Matrix R, Q, K, V, S, A, out;
+};
+inline IndependentHead independent_head(const HeadSpec& spec, const HeadWeights& w,
+                                        const TokenString& s) {
+  IndependentHead h;
+  const auto L = static_cast<Eigen::Index>(s.size());
+  h.R.resize(L, spec.W_E.rows());
+  for (Eigen::Index i = 0; i < L; ++i) {
+    h.R.row(i) = spec.W_E.col(s[i]).transpose();
+    if (spec.W_P) h.R.row(i) += spec.W_P->col(i).transpose();
+  }
+  h.Q = h.R * w.W_q.transpose();
+  h.K = h.R * w.W_k.transpose();
+  h.V = h.R * w.W_V.transpose();
+  h.S = spec.scale * h.Q * h.K.transpose();
+  h.A = Matrix::Zero(L, L);
+  for (Eigen::Index i = 0; i < L; ++i) {
+    const Eigen::Index last = spec.causal ? i : L - 1;
+    const double m = h.S.row(i).head(last + 1).maxCoeff();
+    for (Eigen::Index j = 0; j <= last; ++j) h.A(i, j) = std::exp(h.S(i, j) - m);
+    h.A.row(i) /= h.A.row(i).sum();
+  }
+  h.out = h.A * h.V;
+  return h;
+}
+
+}  // namespace headgrader::testing
