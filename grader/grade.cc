@@ -1,12 +1,13 @@
-// Grading: the exhaustive set is walked as a tree of prefixes (each prefix's new row computed
-// once, a failing prefix failing its whole subtree); the examples and random strings are run
-// one by one. Both paths use head_math, so they agree bit for bit with the traces shown.
+// Grading: the exhaustive set as a tree of prefixes (exhaustive.cc), the examples and random
+// strings one by one, then a trace for each failure kept. grade_each_string is the plain
+// definition that grade must equal.
 #include "headgrader/grade.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "head_math.h"
+#include "exhaustive.h"
 #include "prefix_walk.h"
 
 namespace headgrader {
@@ -14,46 +15,7 @@ namespace {
 
 using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
-// |out − expected| ≤ tolerance for every component; NaN never passes.
-bool row_passes(const double* out, const double* expected, std::size_t n_v, double tolerance) {
-  for (std::size_t c = 0; c < n_v; ++c) {
-    if (!(std::fabs(out[c] - expected[c]) <= tolerance)) return false;
-  }
-  return true;
-}
-
-// The head along the current prefix of a depth-first walk: row d-1 of each matrix belongs to
-// position d, and extending to depth d recomputes only that row.
-class PrefixHead {
- public:
-  PrefixHead(const HeadSpec& spec, const HeadWeights& w, int max_depth)
-      : spec_(spec), w_(w), R_(max_depth, spec.W_E.rows()), Q_(max_depth, w.W_q.rows()),
-        K_(max_depth, w.W_k.rows()), V_(max_depth, w.W_V.rows()), scores_(max_depth),
-        attention_(max_depth) {}
-
-  // Output at the prefix's last position, the same bits as row L-1 of run_head(prefix).
-  void extend(std::span<const int> prefix, double* out) {
-    const int i = static_cast<int>(prefix.size()) - 1;
-    head_math::embed(spec_, prefix.back(), i, R_.row(i).data());
-    head_math::project(w_.W_q, R_.row(i).data(), Q_.row(i).data());
-    head_math::project(w_.W_k, R_.row(i).data(), K_.row(i).data());
-    head_math::project(w_.W_V, R_.row(i).data(), V_.row(i).data());
-    for (int j = 0; j <= i; ++j) {
-      scores_[j] = head_math::score(Q_.row(i).data(), K_.row(j).data(), Q_.cols(), spec_.scale);
-    }
-    masked_softmax_row(scores_.data(), i + 1, i, attention_.data());
-    head_math::attend(attention_.data(), i, V_.cols(), [&](int j) { return V_.row(j).data(); },
-                      out);
-  }
-
- private:
-  const HeadSpec& spec_;
-  const HeadWeights& w_;
-  RowMajor R_, Q_, K_, V_;
-  std::vector<double> scores_, attention_;
-};
-
-// Every position of a string passes (the same test as row_passes, on whole matrices).
+// |output − expected| ≤ tolerance at every position and component (NaN fails).
 bool all_rows_pass(const Matrix& output, const Matrix& expected, double tolerance) {
   for (Eigen::Index i = 0; i < output.rows(); ++i) {
     for (Eigen::Index c = 0; c < output.cols(); ++c) {
@@ -61,11 +23,6 @@ bool all_rows_pass(const Matrix& output, const Matrix& expected, double toleranc
     }
   }
   return true;
-}
-
-bool string_passes(const Problem& problem, const HeadWeights& weights, const TokenString& s) {
-  return all_rows_pass(run_head(problem.head, weights, s).output, expected_output(problem, s),
-                       problem.tolerance);
 }
 
 Failure describe_failure(const Problem& problem, const HeadWeights& weights, TokenString s) {
@@ -86,61 +43,15 @@ Failure describe_failure(const Problem& problem, const HeadWeights& weights, Tok
   return f;
 }
 
-}  // namespace
-
-Matrix expected_output(const Problem& problem, const TokenString& tokens) {
-  const int L = static_cast<int>(tokens.size());
-  PrefixExpected expected(problem, L);
-  RowMajor out(L, problem.n_v);
-  for (int i = 0; i < L; ++i) {
-    const std::span<const int> prefix(tokens.data(), static_cast<std::size_t>(i) + 1);
-    if (expected.extend(prefix, out.row(i).data())) {
-      out.row(i).setConstant(std::numeric_limits<double>::quiet_NaN());
-    }
-  }
-  return out;
-}
-
-GradeReport grade(const Problem& problem, const HeadWeights& weights, int max_failures) {
-  FailureCollector failures(static_cast<std::size_t>(std::max(0, max_failures)));
-  std::uint64_t failed = 0;
-  const auto& reps = problem.representatives;
-  const int E = problem.strings.exhaustive_length;
-
-  // 1. The exhaustive set.
-  if (problem.head.causal) {
-    PrefixHead head(problem.head, weights, E);
-    PrefixExpected expected(problem, E);
-    std::vector<double> out(problem.n_v), want(problem.n_v);
-    walk_prefixes(reps, E, [&](std::span<const int> prefix) {
-      head.extend(prefix, out.data());
-      (void)expected.extend(prefix, want.data());  // cannot fault: checked at load
-      if (row_passes(out.data(), want.data(), problem.n_v, problem.tolerance)) return true;
-      const int below = E - static_cast<int>(prefix.size());
-      failed += 1 + exhaustive_count(reps.size(), below);
-      failures.add_subtree(prefix, reps, E);
-      return false;
-    });
-  } else {
-    // Without the mask a position sees the whole string: no prefix can be shared.
-    walk_prefixes(reps, E, [&](std::span<const int> prefix) {
-      TokenString s(prefix.begin(), prefix.end());
-      if (!string_passes(problem, weights, s)) {
-        ++failed;
-        failures.add(s);
-      }
-      return true;
-    });
-  }
-
-  // 2. Examples and random strings outside the exhaustive set.
+// The extra strings, the counts, the examples and the traces of the failures kept.
+GradeReport finish_report(const Problem& problem, const HeadWeights& weights,
+                          FailureCollector& failures, std::uint64_t failed) {
   for (const auto& s : problem.extra_strings) {
     if (!string_passes(problem, weights, s)) {
       ++failed;
       failures.add(s);
     }
   }
-
   GradeReport report;
   report.problem = problem.id;
   report.total = problem.tested_total();
@@ -158,6 +69,52 @@ GradeReport grade(const Problem& problem, const HeadWeights& weights, int max_fa
     report.failures.push_back(describe_failure(problem, weights, s));
   }
   return report;
+}
+
+FailureCollector collector_for(int max_failures) {
+  return FailureCollector(static_cast<std::size_t>(std::max(0, max_failures)));
+}
+
+}  // namespace
+
+Matrix expected_output(const Problem& problem, const TokenString& tokens) {
+  const int L = static_cast<int>(tokens.size());
+  PrefixExpected expected(problem, L);
+  RowMajor out(L, problem.n_v);
+  for (int i = 0; i < L; ++i) {
+    const std::span<const int> prefix(tokens.data(), static_cast<std::size_t>(i) + 1);
+    if (expected.extend(prefix, out.row(i).data())) {
+      out.row(i).setConstant(std::numeric_limits<double>::quiet_NaN());
+    }
+  }
+  return out;
+}
+
+bool string_passes(const Problem& problem, const HeadWeights& weights, const TokenString& s) {
+  return all_rows_pass(run_head(problem.head, weights, s).output, expected_output(problem, s),
+                       problem.tolerance);
+}
+
+GradeReport grade(const Problem& problem, const HeadWeights& weights, int max_failures) {
+  auto failures = collector_for(max_failures);
+  const std::uint64_t failed = grade_exhaustive(problem, weights, failures);
+  return finish_report(problem, weights, failures, failed);
+}
+
+GradeReport grade_each_string(const Problem& problem, const HeadWeights& weights,
+                              int max_failures) {
+  auto failures = collector_for(max_failures);
+  std::uint64_t failed = 0;
+  walk_prefixes(problem.representatives, problem.strings.exhaustive_length,
+                [&](std::span<const int> prefix) {
+                  const TokenString s(prefix.begin(), prefix.end());
+                  if (!string_passes(problem, weights, s)) {
+                    ++failed;
+                    failures.add(s);
+                  }
+                  return true;  // every string of the set, each on its own
+                });
+  return finish_report(problem, weights, failures, failed);
 }
 
 }  // namespace headgrader

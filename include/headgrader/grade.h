@@ -36,8 +36,19 @@ struct GradeReport {
   std::vector<Failure> failures;        // first min(max_failures, failed), shortlex order
 };
 
-// Precondition: `weights` fit the problem (as parse_submission guarantees).
+// Precondition: `weights` fit the problem (as parse_submission guarantees). Walks the
+// exhaustive set as a tree of prefixes; a causal head without W_P costs O(groups × n_v) per
+// prefix, so every string up to length 24 over two groups takes well under a second.
 GradeReport grade(const Problem& problem, const HeadWeights& weights, int max_failures);
+
+// The same report computed by the definition: every tested string run on its own through
+// run_head. grade() must equal it exactly; it is kept for tests and as the benchmark
+// baseline. Much slower: O(L²) per string.
+GradeReport grade_each_string(const Problem& problem, const HeadWeights& weights,
+                              int max_failures);
+
+// Whether every position of run_head(tokens) is within the tolerance of `expected`.
+bool string_passes(const Problem& problem, const HeadWeights& weights, const TokenString& tokens);
 
 // The expected output of `problem` for `tokens` (L × n_v). Precondition: the problem loaded,
 // so evaluation cannot fault on its tested strings; on any other string a fault yields NaN.
