@@ -16,8 +16,8 @@ struct AccessLogEntry {
   std::string_view method;                     // empty when the request line did not parse
   std::string_view path;                       // the target as sent, query included
   unsigned status = 0;
-  double latency_ms = 0;                       // first byte to response written
-  std::string_view problem;                    // empty: null
+  double latency_ms = 0;     // first byte to response written
+  std::string_view problem;  // empty: null
   std::optional<bool> passed;
 };
 

@@ -1,10 +1,9 @@
 #include "listener.h"
 
+#include <boost/asio/strand.hpp>
 #include <chrono>
 #include <string>
 #include <utility>
-
-#include <boost/asio/strand.hpp>
 
 namespace headgrader::server {
 namespace {

@@ -18,9 +18,9 @@ struct ServerOptions {
   std::filesystem::path problems;  // empty: default_problems_dir()
   std::string address = "0.0.0.0";
   std::uint16_t port = 8080;
-  unsigned threads = 0;            // 0: the hardware's concurrency
+  unsigned threads = 0;  // 0: the hardware's concurrency
   bool help = false;
-  bool healthcheck = false;        // GET /healthz on ADDRESS (loopback for 0.0.0.0/::), PORT
+  bool healthcheck = false;  // GET /healthz on ADDRESS (loopback for 0.0.0.0/::), PORT
 };
 
 // `args` without the program name. Errors (code "usage") name the flag and what is wrong.

@@ -54,10 +54,10 @@ Response error_answer(const Request& request, Error error) {
 Response method_not_allowed(const Request& request, Route route) {
   const bool get = is_get_route(route);
   Response response = error_answer(
-      request, {error_code::kMethodNotAllowed,
-                std::string(request.method_string()) + " is not allowed here; use " +
-                    (get ? "GET" : "POST"),
-                ""});
+      request,
+      {error_code::kMethodNotAllowed,
+       std::string(request.method_string()) + " is not allowed here; use " + (get ? "GET" : "POST"),
+       ""});
   response.set(http::field::allow, get ? "GET, HEAD" : "POST");
   return response;
 }
@@ -85,10 +85,9 @@ std::string_view trim(std::string_view text) {
 bool is_json_content_type(std::string_view value) {
   const std::string_view media_type = trim(value.substr(0, value.find(';')));
   constexpr std::string_view kJson = "application/json";
-  return std::equal(media_type.begin(), media_type.end(), kJson.begin(), kJson.end(),
-                    [](char a, char b) {
-                      return std::tolower(static_cast<unsigned char>(a)) == b;
-                    });
+  return std::equal(
+      media_type.begin(), media_type.end(), kJson.begin(), kJson.end(),
+      [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
 }
 
 Router::Router(const ProblemSet& problems) : problems_(problems) {
@@ -115,10 +114,10 @@ Routed Router::route(const Request& request) const {
   try {
     return route_unguarded(request);
   } catch (const std::exception&) {
-    return {error_answer(request, {kInternalError,
-                                   "the server failed to answer this request; please report it",
-                                   ""}),
-            "", std::nullopt};
+    return {
+        error_answer(request, {kInternalError,
+                               "the server failed to answer this request; please report it", ""}),
+        "", std::nullopt};
   }
 }
 
@@ -148,10 +147,9 @@ Routed Router::route_unguarded(const Request& request) const {
 
   const Rendered* rendered = find(match.id);
   if (rendered == nullptr) {
-    return {error_answer(request, {error_code::kNotFound,
-                                   "there is no problem with this id; the problems are " +
-                                       known_ids_,
-                                   ""}),
+    return {error_answer(request,
+                         {error_code::kNotFound,
+                          "there is no problem with this id; the problems are " + known_ids_, ""}),
             "", std::nullopt};
   }
   if (match.route == Route::kProblem) {
@@ -173,7 +171,8 @@ Routed Router::answer_grade(const Problem& problem, const Request& request) cons
   Result<Submission> submission = parse_submission(problem, request.body());
   if (!submission) return {error_answer(request, submission.error()), problem.id, std::nullopt};
 
-  const GradeReport report = headgrader::grade(problem, submission->weights, submission->max_failures);
+  const GradeReport report =
+      headgrader::grade(problem, submission->weights, submission->max_failures);
   return {json_answer(request, http::status::ok, report_to_json(problem, report).dump()),
           problem.id, report.passed};
 }

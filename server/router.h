@@ -17,8 +17,8 @@ namespace headgrader::server {
 // A response and what the access log wants to know about it.
 struct Routed {
   Response response;
-  std::string problem;          // id of the known problem the request named, else empty
-  std::optional<bool> passed;   // the grade's `passed`, when a grading ran
+  std::string problem;         // id of the known problem the request named, else empty
+  std::optional<bool> passed;  // the grade's `passed`, when a grading ran
 };
 
 // Media type of a Content-Type value is application/json (case-insensitive), parameters
@@ -43,9 +43,9 @@ class Router {
   const Rendered* find(std::string_view id) const;
 
   const ProblemSet& problems_;
-  std::string list_json_;          // GET /v1/problems
+  std::string list_json_;           // GET /v1/problems
   std::vector<Rendered> rendered_;  // ascending id, as problems_.problems()
-  std::string known_ids_;          // "a, b, c" for the 404 message
+  std::string known_ids_;           // "a, b, c" for the 404 message
 };
 
 }  // namespace headgrader::server

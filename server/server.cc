@@ -28,7 +28,8 @@ std::string url_host(const net::ip::address& address) {
 }
 
 // Polls until no connection is left or the grace period is over, then stops the loop.
-void drain(const std::shared_ptr<net::steady_timer>& timer, const std::shared_ptr<Listener>& listener,
+void drain(const std::shared_ptr<net::steady_timer>& timer,
+           const std::shared_ptr<Listener>& listener,
            std::chrono::steady_clock::time_point deadline, net::io_context& ioc) {
   if (listener->connections() == 0 || std::chrono::steady_clock::now() >= deadline) {
     ioc.stop();
@@ -112,9 +113,8 @@ int healthcheck(const std::string& address, std::uint16_t port, std::ostream& er
         failure = write_ec;
         return;
       }
-      http::async_read(stream, buffer, response, [&](beast::error_code read_ec, std::size_t) {
-        failure = read_ec;
-      });
+      http::async_read(stream, buffer, response,
+                       [&](beast::error_code read_ec, std::size_t) { failure = read_ec; });
     });
   });
   ioc.run();

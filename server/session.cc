@@ -20,8 +20,8 @@ bool is_http_parse_error(const beast::error_code& ec) {
 std::optional<Error> read_error_answer(const beast::error_code& ec) {
   if (ec == http::error::body_limit) {
     return Error{error_code::kBodyTooLarge,
-                 "the body is larger than the limit of " +
-                     std::to_string(limits::kMaxBodyBytes) + " bytes (1 MiB)",
+                 "the body is larger than the limit of " + std::to_string(limits::kMaxBodyBytes) +
+                     " bytes (1 MiB)",
                  ""};
   }
   if (ec == http::error::header_limit) {
@@ -34,8 +34,7 @@ std::optional<Error> read_error_answer(const beast::error_code& ec) {
       !is_http_parse_error(ec)) {
     return std::nullopt;
   }
-  return Error{error_code::kBadRequest, "the request is not valid HTTP/1.1: " + ec.message(),
-               ""};
+  return Error{error_code::kBadRequest, "the request is not valid HTTP/1.1: " + ec.message(), ""};
 }
 
 }  // namespace
@@ -85,8 +84,12 @@ void Session::run() {
 
 void Session::reject(Error error) {
   net::dispatch(stream_.get_executor(), [self = shared_from_this(), error = std::move(error)] {
-    self->pending_ = {std::chrono::steady_clock::now(), std::chrono::system_clock::now(), "",
-                      "", "", std::nullopt};
+    self->pending_ = {std::chrono::steady_clock::now(),
+                      std::chrono::system_clock::now(),
+                      "",
+                      "",
+                      "",
+                      std::nullopt};
     self->do_write(error_response(error, 11, false), /*linger=*/true);
   });
 }
@@ -125,8 +128,8 @@ void Session::on_wait(beast::error_code ec, std::size_t bytes) {
 // Step 2: from its first byte, the whole request must arrive within kReadTimeout.
 void Session::start_request() {
   first_request_ = false;
-  pending_ = {std::chrono::steady_clock::now(), std::chrono::system_clock::now(), "", "", "",
-              std::nullopt};
+  pending_ = {
+      std::chrono::steady_clock::now(), std::chrono::system_clock::now(), "", "", "", std::nullopt};
   deadline_ = pending_.started + limits::kReadTimeout;
   do_read_header();
 }
@@ -177,8 +180,11 @@ void Session::on_read_body(beast::error_code ec, std::size_t) {
 void Session::on_read_error(beast::error_code ec) {
   std::optional<Error> error = read_error_answer(ec);
   if (!error) return do_close();
-  unsigned version = 11;
-  if (parser_->is_header_done()) version = parser_->get().version();
+  // Whatever of the request line did parse, for the access log.
+  const auto& partial = parser_->get();
+  if (pending_.method.empty()) pending_.method = std::string(partial.method_string());
+  if (pending_.path.empty()) pending_.path = std::string(partial.target());
+  const unsigned version = parser_->is_header_done() ? partial.version() : 11;
   // The rest of the request is not read, so the connection cannot carry another one.
   do_write(error_response(*error, version, false), /*linger=*/true);
 }

@@ -96,13 +96,13 @@ class Session : public std::enable_shared_from_this<Session> {
   const Router& router_;
   std::shared_ptr<Connections> connections_;
 
-  Response response_;                         // alive while written
-  http::response<http::empty_body> continue_; // "100 Continue", alive while written
+  Response response_;                          // alive while written
+  http::response<http::empty_body> continue_;  // "100 Continue", alive while written
   bool linger_after_write_ = false;
   Pending pending_;
   std::chrono::steady_clock::time_point deadline_;  // of the whole current request
   bool first_request_ = true;
-  bool idle_ = false;           // waiting for the first byte of a request
+  bool idle_ = false;  // waiting for the first byte of a request
   bool shutting_down_ = false;
   std::size_t lingered_bytes_ = 0;
   std::array<char, 8192> discard_{};

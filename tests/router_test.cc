@@ -1,0 +1,358 @@
+// The HTTP layer without sockets: every route and every error status of API.md §5 through
+// the pure Router, the one status table, the error body, the access-log line and the flags.
+#include "router.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <variant>
+
+#include "access_log.h"
+#include "error_response.h"
+#include "headgrader/grade.h"
+#include "headgrader/report.h"
+#include "headgrader/submission.h"
+#include "options.h"
+
+namespace headgrader::server {
+namespace {
+
+constexpr const char* kHandoutSolution =
+    R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]})";
+
+const ProblemSet& bundled_problems() {
+  static const ProblemSet* set = [] {
+    auto loaded = ProblemSet::load(HEADGRADER_SOURCE_DIR "/problems");
+    if (auto* defects = std::get_if<std::vector<Defect>>(&loaded)) {
+      for (const Defect& defect : *defects) ADD_FAILURE() << defect.to_string();
+      std::abort();
+    }
+    return new ProblemSet(std::get<ProblemSet>(std::move(loaded)));
+  }();
+  return *set;
+}
+
+const Router& router() {
+  static const Router router(bundled_problems());
+  return router;
+}
+
+Request make_request(http::verb method, std::string target, std::string body = "",
+                     std::string content_type = "application/json") {
+  Request request{method, target, 11};
+  if (!content_type.empty()) request.set(http::field::content_type, content_type);
+  request.body() = std::move(body);
+  request.prepare_payload();
+  return request;
+}
+
+Json body_json(const Routed& routed) { return Json::parse(routed.response.body()); }
+
+std::string expected_grade(const std::string& id, const std::string& body) {
+  const Problem& problem = *bundled_problems().find(id);
+  const Result<Submission> submission = parse_submission(problem, body);
+  EXPECT_TRUE(submission.ok());
+  return report_to_json(problem, grade(problem, submission->weights, submission->max_failures))
+      .dump();
+}
+
+void expect_error(const Routed& routed, http::status status, const std::string& code,
+                  const Json& field = nullptr) {
+  EXPECT_EQ(routed.response.result(), status) << routed.response.body();
+  EXPECT_EQ(routed.response[http::field::content_type], "application/json");
+  const Json body = body_json(routed);
+  ASSERT_TRUE(body.contains("error")) << body.dump();
+  EXPECT_EQ(body["error"]["code"], code);
+  EXPECT_TRUE(body["error"]["message"].is_string());
+  EXPECT_FALSE(body["error"]["message"].get<std::string>().empty());
+  EXPECT_EQ(body["error"]["field"], field);
+  EXPECT_EQ(body["error"].size(), 3u);
+}
+
+// --- Routes ---------------------------------------------------------------------------------
+
+TEST(Router, ListsEveryProblemWithIdTitleAndSubmit) {
+  const Routed routed = router().route(make_request(http::verb::get, "/v1/problems"));
+  EXPECT_EQ(routed.response.result(), http::status::ok);
+  EXPECT_EQ(routed.response[http::field::content_type], "application/json");
+  Json expected = {{"problems", Json::array()}};
+  for (const auto& problem : bundled_problems().problems()) {
+    expected["problems"].push_back(problem_summary_json(*problem));
+  }
+  EXPECT_EQ(routed.response.body(), expected.dump());
+  EXPECT_GE(body_json(routed)["problems"].size(), 3u);
+}
+
+TEST(Router, ServesOneProblemWithoutItsReference) {
+  const Routed routed =
+      router().route(make_request(http::verb::get, "/v1/problems/consonant-anywhere"));
+  EXPECT_EQ(routed.response.result(), http::status::ok);
+  const Problem& problem = *bundled_problems().find("consonant-anywhere");
+  EXPECT_EQ(routed.response.body(), problem_to_json(problem).dump());
+  EXPECT_FALSE(body_json(routed).contains("reference"));
+  EXPECT_EQ(body_json(routed)["id"], "consonant-anywhere");
+  EXPECT_EQ(routed.problem, "consonant-anywhere");
+}
+
+TEST(Router, HealthzAnswersOk) {
+  const Routed routed = router().route(make_request(http::verb::get, "/healthz", "", ""));
+  EXPECT_EQ(routed.response.result(), http::status::ok);
+  EXPECT_EQ(routed.response.body(), R"({"status":"ok"})");
+  EXPECT_EQ(routed.response[http::field::content_type], "application/json");
+}
+
+TEST(Router, IgnoresTheQueryString) {
+  const Routed routed = router().route(make_request(http::verb::get, "/healthz?probe=1"));
+  EXPECT_EQ(routed.response.result(), http::status::ok);
+}
+
+TEST(Router, HeadGetsGetsHeadersWithoutBody) {
+  const Routed routed = router().route(make_request(http::verb::head, "/v1/problems", "", ""));
+  EXPECT_EQ(routed.response.result(), http::status::ok);
+  EXPECT_TRUE(routed.response.body().empty());
+  const Routed get = router().route(make_request(http::verb::get, "/v1/problems", "", ""));
+  EXPECT_EQ(routed.response[http::field::content_length],
+            std::to_string(get.response.body().size()));
+}
+
+TEST(Router, GradesTheHandoutSolutionExactlyAsTheEngine) {
+  const Routed routed = router().route(
+      make_request(http::verb::post, "/v1/problems/consonant-anywhere/grade", kHandoutSolution));
+  ASSERT_EQ(routed.response.result(), http::status::ok) << routed.response.body();
+  EXPECT_EQ(routed.response.body(), expected_grade("consonant-anywhere", kHandoutSolution));
+  EXPECT_EQ(body_json(routed)["passed"], true);
+  EXPECT_EQ(routed.problem, "consonant-anywhere");
+  EXPECT_EQ(routed.passed, std::optional<bool>(true));
+}
+
+TEST(Router, GradesAFailingSubmissionWithItsFailures) {
+  const std::string body = R"({"W_q": [[1, 1]], "W_k": [[0, 1]], "W_V": [[1, 0], [0, 1]],
+                               "max_failures": 2, "student": "ada"})";
+  const Routed routed =
+      router().route(make_request(http::verb::post, "/v1/problems/consonant-anywhere/grade", body));
+  ASSERT_EQ(routed.response.result(), http::status::ok) << routed.response.body();
+  EXPECT_EQ(routed.response.body(), expected_grade("consonant-anywhere", body));
+  EXPECT_EQ(body_json(routed)["passed"], false);
+  EXPECT_EQ(body_json(routed)["failures"].size(), 2u);
+  EXPECT_EQ(routed.passed, std::optional<bool>(false));
+}
+
+TEST(Router, AcceptsJsonContentTypeWithParametersInAnyCase) {
+  const Routed routed =
+      router().route(make_request(http::verb::post, "/v1/problems/consonant-anywhere/grade",
+                                  kHandoutSolution, "Application/JSON ; charset=utf-8"));
+  EXPECT_EQ(routed.response.result(), http::status::ok) << routed.response.body();
+}
+
+TEST(Router, KeepsTheConnectionAsTheRequestAsks) {
+  Request request = make_request(http::verb::get, "/healthz");
+  EXPECT_TRUE(router().route(request).response.keep_alive());
+  request.keep_alive(false);
+  EXPECT_FALSE(router().route(request).response.keep_alive());
+  request.version(10);
+  request.keep_alive(false);
+  const Routed old = router().route(request);
+  EXPECT_EQ(old.response.version(), 10u);
+  EXPECT_FALSE(old.response.keep_alive());
+}
+
+// --- Errors ---------------------------------------------------------------------------------
+
+TEST(Router, UnknownPathIs404) {
+  for (const char* target : {"/", "/v1", "/v1/problems/", "/v1/problems/a/b", "/healthz/",
+                             "/v1/problems/consonant-anywhere/grade/x", "/v2/problems"}) {
+    SCOPED_TRACE(target);
+    expect_error(router().route(make_request(http::verb::get, target)), http::status::not_found,
+                 "not_found");
+  }
+}
+
+TEST(Router, UnknownProblemIs404OnEveryProblemRoute) {
+  expect_error(router().route(make_request(http::verb::get, "/v1/problems/no-such")),
+               http::status::not_found, "not_found");
+  expect_error(router().route(
+                   make_request(http::verb::post, "/v1/problems/no-such/grade", kHandoutSolution)),
+               http::status::not_found, "not_found");
+}
+
+TEST(Router, WrongMethodOnAKnownPathIs405WithAllow) {
+  struct Case {
+    http::verb method;
+    const char* target;
+    const char* allow;
+  };
+  for (const Case& c : {Case{http::verb::post, "/v1/problems", "GET, HEAD"},
+                        Case{http::verb::delete_, "/v1/problems/consonant-anywhere", "GET, HEAD"},
+                        Case{http::verb::put, "/healthz", "GET, HEAD"},
+                        Case{http::verb::get, "/v1/problems/consonant-anywhere/grade", "POST"},
+                        Case{http::verb::get, "/v1/problems/no-such/grade", "POST"}}) {
+    SCOPED_TRACE(c.target);
+    const Routed routed = router().route(make_request(c.method, c.target));
+    expect_error(routed, http::status::method_not_allowed, "method_not_allowed");
+    EXPECT_EQ(routed.response[http::field::allow], c.allow);
+  }
+}
+
+TEST(Router, PostWithoutJsonContentTypeIs415) {
+  for (const char* type :
+       {"", "text/plain", "application/jsonx", "application/x-www-form-urlencoded",
+        "multipart/form-data; boundary=x"}) {
+    SCOPED_TRACE(type);
+    expect_error(
+        router().route(make_request(http::verb::post, "/v1/problems/consonant-anywhere/grade",
+                                    kHandoutSolution, type)),
+        http::status::unsupported_media_type, "unsupported_media_type");
+  }
+}
+
+TEST(Router, MalformedBodiesAre400WithTheEnginesError) {
+  struct Case {
+    const char* body;
+    const char* code;
+    Json field;
+  };
+  const Case cases[] = {
+      {"{", "invalid_json", nullptr},
+      {"", "invalid_json", nullptr},
+      {"[1, 2]", "not_an_object", nullptr},
+      {R"({"W_q": [[1, 1]], "W_k": [[0, 5]]})", "missing_field", "W_V"},
+      {R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]], "W_x": 1})", "unknown_field",
+       "W_x"},
+      {R"({"W_q": [[1, 1]], "W_Q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]})",
+       "duplicate_field", "W_Q"},
+      {R"({"W_q": "x", "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]})", "wrong_type", "W_q"},
+      {R"({"W_Q": [[1, 1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]})", "wrong_shape", "W_Q"},
+      {R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]], "max_failures": 101})",
+       "out_of_range", "max_failures"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.body);
+    expect_error(router().route(make_request(http::verb::post,
+                                             "/v1/problems/consonant-anywhere/grade", c.body)),
+                 http::status::bad_request, c.code, c.field);
+  }
+}
+
+TEST(Router, DeepNestingIs400TooDeep) {
+  const std::string deep = std::string(1000, '[') + std::string(1000, ']');
+  expect_error(
+      router().route(make_request(http::verb::post, "/v1/problems/consonant-anywhere/grade",
+                                  R"({"W_q": )" + deep + "}")),
+      http::status::bad_request, "too_deep");
+}
+
+TEST(ErrorResponse, MapsEveryCodeToItsStatusInOneTable) {
+  EXPECT_EQ(status_for(error_code::kInvalidJson), http::status::bad_request);
+  EXPECT_EQ(status_for(error_code::kTooDeep), http::status::bad_request);
+  EXPECT_EQ(status_for(error_code::kNotAnObject), http::status::bad_request);
+  EXPECT_EQ(status_for(error_code::kMissingField), http::status::bad_request);
+  EXPECT_EQ(status_for(error_code::kUnknownField), http::status::bad_request);
+  EXPECT_EQ(status_for(error_code::kDuplicateField), http::status::bad_request);
+  EXPECT_EQ(status_for(error_code::kWrongType), http::status::bad_request);
+  EXPECT_EQ(status_for(error_code::kWrongShape), http::status::bad_request);
+  EXPECT_EQ(status_for(error_code::kOutOfRange), http::status::bad_request);
+  EXPECT_EQ(status_for(error_code::kBadRequest), http::status::bad_request);
+  EXPECT_EQ(status_for(error_code::kNotFound), http::status::not_found);
+  EXPECT_EQ(status_for(error_code::kMethodNotAllowed), http::status::method_not_allowed);
+  EXPECT_EQ(status_for(error_code::kBodyTooLarge), http::status::payload_too_large);
+  EXPECT_EQ(status_for(error_code::kUnsupportedMediaType), http::status::unsupported_media_type);
+  EXPECT_EQ(status_for(error_code::kHeaderTooLarge), http::status::request_header_fields_too_large);
+  EXPECT_EQ(status_for(error_code::kTooManyConnections), http::status::service_unavailable);
+  EXPECT_EQ(status_for(error_code::kShuttingDown), http::status::service_unavailable);
+  EXPECT_EQ(status_for(kInternalError), http::status::internal_server_error);
+  EXPECT_EQ(status_for("no_such_code"), http::status::internal_server_error);
+}
+
+TEST(ErrorResponse, BodyHasCodeMessageAndFieldOrNull) {
+  EXPECT_EQ(
+      error_body({"wrong_shape", "W_q must have 2 columns", "W_q"}),
+      R"({"error":{"code":"wrong_shape","message":"W_q must have 2 columns","field":"W_q"}})");
+  EXPECT_EQ(error_body({"not_found", "no such path", ""}),
+            R"({"error":{"code":"not_found","message":"no such path","field":null}})");
+}
+
+TEST(ContentType, IsJsonOnlyForApplicationJson) {
+  EXPECT_TRUE(is_json_content_type("application/json"));
+  EXPECT_TRUE(is_json_content_type("application/json; charset=utf-8"));
+  EXPECT_TRUE(is_json_content_type("APPLICATION/Json;charset=UTF-8"));
+  EXPECT_TRUE(is_json_content_type(" application/json "));
+  EXPECT_FALSE(is_json_content_type(""));
+  EXPECT_FALSE(is_json_content_type("application/jso"));
+  EXPECT_FALSE(is_json_content_type("application/json-seq"));
+  EXPECT_FALSE(is_json_content_type("text/json"));
+  EXPECT_FALSE(is_json_content_type("application/problem+json"));
+}
+
+// --- Access log -------------------------------------------------------------------------------
+
+TEST(AccessLog, IsOneJsonLineWithTheAgreedFields) {
+  AccessLogEntry entry;
+  entry.time = std::chrono::system_clock::time_point(std::chrono::milliseconds(1714564800123));
+  entry.method = "POST";
+  entry.path = "/v1/problems/consonant-anywhere/grade";
+  entry.status = 200;
+  entry.latency_ms = 0.4567;
+  entry.problem = "consonant-anywhere";
+  entry.passed = true;
+  EXPECT_EQ(format_access_log(entry),
+            R"({"time":"2024-05-01T12:00:00.123Z","method":"POST",)"
+            R"("path":"/v1/problems/consonant-anywhere/grade","status":200,"latency_ms":0.457,)"
+            R"("problem":"consonant-anywhere","passed":true})");
+}
+
+TEST(AccessLog, UnknownPartsAreNullAndBadBytesAreReplaced) {
+  AccessLogEntry entry;
+  entry.time = std::chrono::system_clock::time_point(std::chrono::milliseconds(5));
+  entry.path = "/\xff";
+  entry.status = 400;
+  const Json line = Json::parse(format_access_log(entry));
+  EXPECT_EQ(line["time"], "1970-01-01T00:00:00.005Z");
+  EXPECT_TRUE(line["method"].is_null());
+  EXPECT_EQ(line["path"], "/\xEF\xBF\xBD");
+  EXPECT_TRUE(line["problem"].is_null());
+  EXPECT_TRUE(line["passed"].is_null());
+}
+
+// --- Flags ------------------------------------------------------------------------------------
+
+Result<ServerOptions> parse(std::initializer_list<std::string_view> args) {
+  return parse_options(std::span<const std::string_view>(args.begin(), args.size()));
+}
+
+TEST(ServerOptions, DefaultsFollowTheContract) {
+  const Result<ServerOptions> options = parse({});
+  ASSERT_TRUE(options.ok());
+  EXPECT_EQ(options->address, "0.0.0.0");
+  EXPECT_EQ(options->port, 8080);
+  EXPECT_TRUE(options->problems.empty());
+  EXPECT_EQ(options->threads, 0u);
+  EXPECT_GE(thread_count(0), 1u);
+  EXPECT_EQ(thread_count(3), 3u);
+}
+
+TEST(ServerOptions, ReadsEveryFlagInBothSpellings) {
+  const Result<ServerOptions> options =
+      parse({"--problems", "p", "--address=127.0.0.1", "--port", "0", "--threads=2"});
+  ASSERT_TRUE(options.ok()) << options.error().message;
+  EXPECT_EQ(options->problems, "p");
+  EXPECT_EQ(options->address, "127.0.0.1");
+  EXPECT_EQ(options->port, 0);
+  EXPECT_EQ(options->threads, 2u);
+  EXPECT_TRUE(parse({"--help"})->help);
+  EXPECT_TRUE(parse({"--healthcheck", "--port", "9"})->healthcheck);
+  EXPECT_TRUE(parse({"healthcheck"})->healthcheck);
+}
+
+TEST(ServerOptions, RefusesBadValuesNamingTheFlag) {
+  EXPECT_EQ(parse({"--port", "65536"}).error().message,
+            "--port must be a number from 0 to 65535; it is \"65536\"");
+  EXPECT_EQ(parse({"--port", "-1"}).error().message,
+            "--port must be a number from 0 to 65535; it is \"-1\"");
+  EXPECT_EQ(parse({"--threads", "0"}).error().message,
+            "--threads must be a number from 1 to 256; it is \"0\"");
+  EXPECT_EQ(parse({"--port"}).error().message, "--port needs a value");
+  EXPECT_EQ(parse({"--prot", "1"}).error().message, "unknown argument \"--prot\"; see --help");
+}
+
+}  // namespace
+}  // namespace headgrader::server

@@ -1,0 +1,570 @@
+// The real headgrader-server binary, started on port 0 and spoken to over TCP: every route,
+// every error status, keep-alive, 32 concurrent clients, SIGTERM with requests in flight,
+// the body limit; plus the connection cap, in process with a small cap.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/write.hpp>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <variant>
+#include <vector>
+
+#include "headgrader/grade.h"
+#include "headgrader/report.h"
+#include "headgrader/submission.h"
+#include "listener.h"
+
+namespace headgrader::server {
+namespace {
+
+using namespace std::chrono_literals;
+using HttpResponse = http::response<http::string_body>;
+
+const std::string kProblemsDir = HEADGRADER_SOURCE_DIR "/problems";
+const std::string kGradePath = "/v1/problems/consonant-anywhere/grade";
+const std::string kHandoutSolution =
+    R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]})";
+const std::string kWrongKey =
+    R"({"W_q": [[1, 1]], "W_k": [[0, 1]], "W_V": [[1, 0], [0, 1]], "max_failures": 2})";
+const std::string kSwappedValues = R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[0, 1], [1, 0]]})";
+
+// --- The server process -----------------------------------------------------------------------
+
+struct ExitStatus {
+  bool exited = false;
+  int code = -1;
+};
+
+// Runs the binary with `args`; stdout is a pipe (for the listening line), stderr a file.
+class ServerProcess {
+ public:
+  explicit ServerProcess(std::vector<std::string> args) {
+    static int counter = 0;
+    stderr_path_ =
+        std::filesystem::temp_directory_path() /
+        ("headgrader-e2e-" + std::to_string(getpid()) + "-" + std::to_string(counter++) + ".log");
+    int out[2];
+    if (pipe(out) != 0) throw std::runtime_error("pipe");
+    args.insert(args.begin(), HEADGRADER_SERVER_BIN);
+    std::vector<char*> argv;
+    for (std::string& arg : args) argv.push_back(arg.data());
+    argv.push_back(nullptr);
+    pid_ = fork();
+    if (pid_ == 0) {
+      dup2(out[1], STDOUT_FILENO);
+      const int err = open(stderr_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      dup2(err, STDERR_FILENO);
+      close(out[0]);
+      close(out[1]);
+      execv(argv[0], argv.data());
+      _exit(127);
+    }
+    close(out[1]);
+    stdout_ = out[0];
+  }
+  ServerProcess(const ServerProcess&) = delete;
+  ServerProcess& operator=(const ServerProcess&) = delete;
+
+  ~ServerProcess() {
+    if (!reaped_) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+    }
+    close(stdout_);
+    std::error_code ignored;
+    std::filesystem::remove(stderr_path_, ignored);
+  }
+
+  // The first line on stdout, or "" after `timeout`.
+  std::string read_line(std::chrono::milliseconds timeout = 10s) {
+    std::string line;
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (std::chrono::steady_clock::now() < deadline) {
+      pollfd fd{stdout_, POLLIN, 0};
+      if (poll(&fd, 1, 50) <= 0) continue;
+      char c;
+      if (read(stdout_, &c, 1) != 1) break;
+      if (c == '\n') return line;
+      line += c;
+    }
+    return line;
+  }
+
+  // Everything on stdout until the process closes it (or `timeout`).
+  std::string read_all(std::chrono::milliseconds timeout = 10s) {
+    std::string text;
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (std::chrono::steady_clock::now() < deadline) {
+      pollfd fd{stdout_, POLLIN, 0};
+      if (poll(&fd, 1, 50) <= 0) continue;
+      char buffer[4096];
+      const ssize_t n = read(stdout_, buffer, sizeof buffer);
+      if (n <= 0) break;
+      text.append(buffer, static_cast<std::size_t>(n));
+    }
+    return text;
+  }
+
+  // Waits for the listening line; returns the port, or 0.
+  std::uint16_t wait_listening() {
+    const std::string line = read_line();
+    const std::string prefix = "listening on http://";
+    if (!line.starts_with(prefix)) {
+      ADD_FAILURE() << "no listening line; got \"" << line << "\"; stderr: " << stderr_text();
+      return 0;
+    }
+    return static_cast<std::uint16_t>(std::stoi(line.substr(line.rfind(':') + 1)));
+  }
+
+  void signal(int sig) { kill(pid_, sig); }
+
+  ExitStatus wait(std::chrono::milliseconds timeout = 10s) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    int status = 0;
+    while (std::chrono::steady_clock::now() < deadline) {
+      if (waitpid(pid_, &status, WNOHANG) == pid_) {
+        reaped_ = true;
+        return {WIFEXITED(status), WIFEXITED(status) ? WEXITSTATUS(status) : -1};
+      }
+      std::this_thread::sleep_for(10ms);
+    }
+    return {};
+  }
+
+  std::string stderr_text() const {
+    std::ifstream in(stderr_path_);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+  }
+
+ private:
+  pid_t pid_ = -1;
+  int stdout_ = -1;
+  bool reaped_ = false;
+  std::filesystem::path stderr_path_;
+};
+
+// --- A blocking HTTP client (reads give up after 10 s) -----------------------------------------
+
+class Client {
+ public:
+  explicit Client(std::uint16_t port) : stream_(ioc_) {
+    stream_.connect(tcp::endpoint(net::ip::address_v4::loopback(), port));
+    timeval timeout{10, 0};
+    setsockopt(stream_.socket().native_handle(), SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+  }
+
+  HttpResponse send(http::verb method, const std::string& target, const std::string& body = "",
+                    const std::string& content_type = "application/json") {
+    write(method, target, body, content_type);
+    return read();
+  }
+
+  void write(http::verb method, const std::string& target, const std::string& body = "",
+             const std::string& content_type = "application/json") {
+    http::request<http::string_body> request{method, target, 11};
+    request.set(http::field::host, "localhost");
+    if (!body.empty() || method == http::verb::post) {
+      request.set(http::field::content_type, content_type);
+      if (content_type.empty()) request.erase(http::field::content_type);
+      request.body() = body;
+      request.prepare_payload();
+    }
+    http::write(stream_, request);
+  }
+
+  void write_raw(std::string_view bytes) { net::write(stream_.socket(), net::buffer(bytes)); }
+
+  HttpResponse read() {
+    HttpResponse response;
+    http::read(stream_, buffer_, response);
+    return response;
+  }
+
+  // True when the server has closed the connection (a read sees end of stream).
+  bool closed_by_server() {
+    char byte;
+    beast::error_code ec;
+    stream_.socket().read_some(net::buffer(&byte, 1), ec);
+    return ec == net::error::eof || ec == net::error::connection_reset;
+  }
+
+ private:
+  net::io_context ioc_;
+  beast::tcp_stream stream_;
+  beast::flat_buffer buffer_;
+};
+
+// --- The engine's own answers, to compare with byte for byte -----------------------------------
+
+const ProblemSet& bundled_problems() {
+  static const ProblemSet* set = [] {
+    auto loaded = ProblemSet::load(kProblemsDir);
+    if (!std::holds_alternative<ProblemSet>(loaded)) std::abort();
+    return new ProblemSet(std::get<ProblemSet>(std::move(loaded)));
+  }();
+  return *set;
+}
+
+std::string engine_grade(const std::string& id, const std::string& body) {
+  const Problem& problem = *bundled_problems().find(id);
+  const Result<Submission> submission = parse_submission(problem, body);
+  if (!submission) return "unexpected: " + submission.error().message;
+  return report_to_json(problem, grade(problem, submission->weights, submission->max_failures))
+      .dump();
+}
+
+Json error_of(const HttpResponse& response) { return Json::parse(response.body())["error"]; }
+
+// One server for the tests that do not stop it.
+class ServerE2E : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    server_ = new ServerProcess(
+        {"--port", "0", "--address", "127.0.0.1", "--threads", "2", "--problems", kProblemsDir});
+    port_ = server_->wait_listening();
+  }
+  static void TearDownTestSuite() {
+    delete server_;
+    server_ = nullptr;
+  }
+  void SetUp() override { ASSERT_NE(port_, 0); }
+
+  static ServerProcess* server_;
+  static std::uint16_t port_;
+};
+ServerProcess* ServerE2E::server_ = nullptr;
+std::uint16_t ServerE2E::port_ = 0;
+
+TEST_F(ServerE2E, EveryRouteAnswersJson) {
+  Client client(port_);
+  const HttpResponse list = client.send(http::verb::get, "/v1/problems");
+  EXPECT_EQ(list.result(), http::status::ok);
+  EXPECT_EQ(list[http::field::content_type], "application/json");
+  EXPECT_GE(Json::parse(list.body())["problems"].size(), 3u);
+
+  const HttpResponse problem = client.send(http::verb::get, "/v1/problems/consonant-anywhere");
+  EXPECT_EQ(problem.result(), http::status::ok);
+  EXPECT_EQ(problem.body(), problem_to_json(*bundled_problems().find("consonant-anywhere")).dump());
+  EXPECT_FALSE(Json::parse(problem.body()).contains("reference"));
+
+  const HttpResponse graded = client.send(http::verb::post, kGradePath, kHandoutSolution);
+  EXPECT_EQ(graded.result(), http::status::ok);
+  EXPECT_EQ(graded[http::field::content_type], "application/json");
+  EXPECT_EQ(graded.body(), engine_grade("consonant-anywhere", kHandoutSolution));
+
+  const HttpResponse health = client.send(http::verb::get, "/healthz");
+  EXPECT_EQ(health.result(), http::status::ok);
+  EXPECT_EQ(health.body(), R"({"status":"ok"})");
+}
+
+TEST_F(ServerE2E, EveryErrorStatusHasItsJsonBody) {
+  struct Case {
+    http::verb method;
+    std::string target, body, content_type;
+    http::status status;
+    std::string code;
+    Json field;
+  };
+  const Case cases[] = {
+      {http::verb::get, "/nowhere", "", "", http::status::not_found, "not_found", nullptr},
+      {http::verb::get, "/v1/problems/no-such", "", "", http::status::not_found, "not_found",
+       nullptr},
+      {http::verb::post, "/v1/problems/no-such/grade", kHandoutSolution, "application/json",
+       http::status::not_found, "not_found", nullptr},
+      {http::verb::delete_, "/v1/problems", "", "", http::status::method_not_allowed,
+       "method_not_allowed", nullptr},
+      {http::verb::post, kGradePath, kHandoutSolution, "text/plain",
+       http::status::unsupported_media_type, "unsupported_media_type", nullptr},
+      {http::verb::post, kGradePath, kHandoutSolution, "", http::status::unsupported_media_type,
+       "unsupported_media_type", nullptr},
+      {http::verb::post, kGradePath, "{nope", "application/json", http::status::bad_request,
+       "invalid_json", nullptr},
+      {http::verb::post, kGradePath,
+       R"({"W_q": [[1, 1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]})",
+       "application/json; charset=utf-8", http::status::bad_request, "wrong_shape", "W_q"},
+  };
+  Client client(port_);  // errors in the body keep the connection usable
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.target + " " + c.body);
+    const HttpResponse response = client.send(c.method, c.target, c.body, c.content_type);
+    EXPECT_EQ(response.result(), c.status) << response.body();
+    EXPECT_EQ(response[http::field::content_type], "application/json");
+    const Json error = error_of(response);
+    EXPECT_EQ(error["code"], c.code);
+    EXPECT_TRUE(error["message"].is_string());
+    EXPECT_EQ(error["field"], c.field);
+    if (c.status == http::status::method_not_allowed) {
+      EXPECT_EQ(response[http::field::allow], "GET, HEAD");
+    }
+  }
+}
+
+TEST_F(ServerE2E, MalformedHttpIs400AndHugeHeadersAre431) {
+  {
+    Client client(port_);
+    client.write_raw("GET /healthz HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n");
+    const HttpResponse response = client.read();
+    EXPECT_EQ(response.result(), http::status::bad_request);
+    EXPECT_EQ(error_of(response)["code"], "bad_request");
+    EXPECT_FALSE(response.keep_alive());
+  }
+  {
+    Client client(port_);
+    client.write_raw("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + std::string(20000, 'a') +
+                     "\r\n\r\n");
+    const HttpResponse response = client.read();
+    EXPECT_EQ(response.result(), http::status::request_header_fields_too_large);
+    EXPECT_EQ(error_of(response)["code"], "header_too_large");
+  }
+  EXPECT_EQ(Client(port_).send(http::verb::get, "/healthz").result(), http::status::ok);
+}
+
+TEST_F(ServerE2E, BodyOverTheLimitIs413AndTheServerKeepsServing) {
+  // Declared too large: refused from the header, before the body is read.
+  {
+    Client client(port_);
+    const std::string body(limits::kMaxBodyBytes + 1, ' ');
+    client.write(http::verb::post, kGradePath, body);
+    const HttpResponse response = client.read();
+    EXPECT_EQ(response.result(), http::status::payload_too_large);
+    EXPECT_EQ(response[http::field::content_type], "application/json");
+    EXPECT_EQ(error_of(response)["code"], "body_too_large");
+    EXPECT_FALSE(response.keep_alive());
+  }
+  // Chunked, so the limit is only found while reading.
+  {
+    Client client(port_);
+    client.write_raw("POST " + kGradePath +
+                     " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                     "Transfer-Encoding: chunked\r\n\r\n");
+    const std::string chunk = "10000\r\n" + std::string(0x10000, ' ') + "\r\n";
+    beast::error_code ec;
+    for (int i = 0; i < 17 && !ec; ++i) {
+      try {
+        client.write_raw(chunk);
+      } catch (const std::exception&) {
+        break;  // the server has answered and stopped reading
+      }
+    }
+    const HttpResponse response = client.read();
+    EXPECT_EQ(response.result(), http::status::payload_too_large);
+    EXPECT_EQ(error_of(response)["code"], "body_too_large");
+  }
+  Client after(port_);
+  EXPECT_EQ(after.send(http::verb::post, kGradePath, kHandoutSolution).body(),
+            engine_grade("consonant-anywhere", kHandoutSolution));
+}
+
+TEST_F(ServerE2E, KeepAliveServesManyRequestsOnOneConnection) {
+  Client client(port_);
+  for (int i = 0; i < 20; ++i) {
+    const HttpResponse response = i % 2
+                                      ? client.send(http::verb::get, "/healthz")
+                                      : client.send(http::verb::post, kGradePath, kHandoutSolution);
+    ASSERT_EQ(response.result(), http::status::ok);
+    EXPECT_TRUE(response.keep_alive());
+  }
+}
+
+TEST_F(ServerE2E, ExpectContinueGetsTheBodyRead) {
+  Client client(port_);
+  client.write_raw("POST " + kGradePath +
+                   " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                   "Expect: 100-continue\r\nContent-Length: " +
+                   std::to_string(kHandoutSolution.size()) + "\r\n\r\n");
+  const HttpResponse interim = client.read();
+  EXPECT_EQ(interim.result(), http::status::continue_);
+  client.write_raw(kHandoutSolution);
+  const HttpResponse response = client.read();
+  EXPECT_EQ(response.body(), engine_grade("consonant-anywhere", kHandoutSolution));
+}
+
+TEST_F(ServerE2E, ThirtyTwoClientsEachGradeAHundredTimes) {
+  const std::string submissions[] = {kHandoutSolution, kWrongKey, kSwappedValues};
+  std::string expected[3];
+  for (int i = 0; i < 3; ++i) expected[i] = engine_grade("consonant-anywhere", submissions[i]);
+  ASSERT_NE(expected[0], expected[1]);
+
+  constexpr int kClients = 32;
+  constexpr int kGradings = 100;
+  std::vector<int> correct(kClients, 0);
+  std::vector<std::thread> clients;
+  for (int c = 0; c < kClients; ++c) {
+    clients.emplace_back([&, c] {
+      try {
+        Client client(port_);
+        for (int i = 0; i < kGradings; ++i) {
+          const int which = (c + i) % 3;
+          const HttpResponse response =
+              client.send(http::verb::post, kGradePath, submissions[which]);
+          if (response.result() == http::status::ok && response.body() == expected[which]) {
+            ++correct[c];
+          }
+        }
+      } catch (const std::exception&) {
+      }
+    });
+  }
+  for (std::thread& client : clients) client.join();
+  for (int c = 0; c < kClients; ++c) EXPECT_EQ(correct[c], kGradings) << "client " << c;
+}
+
+TEST_F(ServerE2E, LogsOneJsonLinePerRequestWithoutBodies) {
+  Client(port_).send(http::verb::post, kGradePath, kWrongKey);
+  std::this_thread::sleep_for(50ms);
+  const std::string log = server_->stderr_text();
+  EXPECT_EQ(log.find("W_q"), std::string::npos);
+  EXPECT_EQ(log.find("reference"), std::string::npos);
+  std::istringstream lines(log);
+  std::string line, last_grade;
+  while (std::getline(lines, line)) {
+    const Json entry = Json::parse(line);  // every line is JSON
+    if (entry["path"] == kGradePath) last_grade = line;
+  }
+  ASSERT_FALSE(last_grade.empty());
+  const Json entry = Json::parse(last_grade);
+  EXPECT_EQ(entry["method"], "POST");
+  EXPECT_EQ(entry["status"], 200);
+  EXPECT_EQ(entry["problem"], "consonant-anywhere");
+  EXPECT_EQ(entry["passed"], false);
+  EXPECT_TRUE(entry["latency_ms"].is_number());
+  EXPECT_TRUE(entry["time"].is_string());
+}
+
+TEST_F(ServerE2E, HealthcheckModeExitsZeroWhenServing) {
+  ServerProcess check({"--healthcheck", "--address", "127.0.0.1", "--port", std::to_string(port_)});
+  const ExitStatus status = check.wait();
+  EXPECT_TRUE(status.exited);
+  EXPECT_EQ(status.code, 0);
+}
+
+// --- Starting and stopping -----------------------------------------------------------------------
+
+TEST(ServerProcessE2E, SigtermAnswersRequestsInFlightThenExitsZero) {
+  ServerProcess server({"--port", "0", "--problems", kProblemsDir, "--threads", "2"});
+  const std::uint16_t port = server.wait_listening();
+  ASSERT_NE(port, 0);
+
+  // An idle keep-alive connection, and four requests whose bodies are half sent.
+  Client idle(port);
+  ASSERT_EQ(idle.send(http::verb::get, "/healthz").result(), http::status::ok);
+  const std::string head = "POST " + kGradePath +
+                           " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                           "Content-Length: " +
+                           std::to_string(kHandoutSolution.size()) + "\r\n\r\n";
+  const std::size_t half = kHandoutSolution.size() / 2;
+  std::vector<std::unique_ptr<Client>> busy;
+  for (int i = 0; i < 4; ++i) {
+    busy.push_back(std::make_unique<Client>(port));
+    busy.back()->write_raw(head + kHandoutSolution.substr(0, half));
+  }
+  std::this_thread::sleep_for(100ms);
+  server.signal(SIGTERM);
+  std::this_thread::sleep_for(200ms);
+
+  EXPECT_TRUE(idle.closed_by_server());
+  EXPECT_THROW(Client{port}, std::exception);  // no longer accepting
+  const std::string expected = engine_grade("consonant-anywhere", kHandoutSolution);
+  for (auto& client : busy) {
+    client->write_raw(kHandoutSolution.substr(half));
+    const HttpResponse response = client->read();
+    EXPECT_EQ(response.body(), expected);
+    EXPECT_FALSE(response.keep_alive());
+  }
+  const ExitStatus status = server.wait();
+  EXPECT_TRUE(status.exited);
+  EXPECT_EQ(status.code, 0);
+}
+
+TEST(ServerProcessE2E, SigintWithNothingInFlightExitsZeroAtOnce) {
+  ServerProcess server({"--port", "0", "--problems", kProblemsDir});
+  ASSERT_NE(server.wait_listening(), 0);
+  const auto start = std::chrono::steady_clock::now();
+  server.signal(SIGINT);
+  const ExitStatus status = server.wait();
+  EXPECT_TRUE(status.exited);
+  EXPECT_EQ(status.code, 0);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 1s);
+}
+
+TEST(ServerProcessE2E, InvalidProblemFolderPrintsEveryDefectAndExitsNonZero) {
+  ServerProcess server(
+      {"--port", "0", "--problems", HEADGRADER_SOURCE_DIR "/tests/data/server/invalid"});
+  const ExitStatus status = server.wait();
+  EXPECT_TRUE(status.exited);
+  EXPECT_NE(status.code, 0);
+  const std::string err = server.stderr_text();
+  EXPECT_NE(err.find("broken.json"), std::string::npos) << err;
+  EXPECT_NE(err.find("truncated.json"), std::string::npos) << err;
+  EXPECT_EQ(server.read_line(100ms), "");  // never listened
+}
+
+TEST(ServerProcessE2E, HelpDescribesTheFlags) {
+  ServerProcess server({"--help"});
+  const std::string text = server.read_all();
+  EXPECT_TRUE(text.starts_with("usage: ")) << text;
+  for (const char* flag : {"--problems", "--address", "--port", "--threads", "--healthcheck"}) {
+    EXPECT_NE(text.find(flag), std::string::npos) << flag;
+  }
+  EXPECT_EQ(server.wait().code, 0);
+}
+
+TEST(ServerProcessE2E, HealthcheckFailsWhenNothingListens) {
+  std::uint16_t port = 0;
+  {
+    net::io_context ioc;
+    tcp::acceptor acceptor(ioc, tcp::endpoint(net::ip::address_v4::loopback(), 0));
+    port = acceptor.local_endpoint().port();
+  }
+  ServerProcess check({"--healthcheck", "--address", "127.0.0.1", "--port", std::to_string(port)});
+  EXPECT_EQ(check.wait().code, 1);
+}
+
+// --- The connection cap, in process -------------------------------------------------------------
+
+TEST(ListenerCap, ConnectionOverTheCapGets503AndClose) {
+  net::io_context ioc;
+  const Router router(bundled_problems());
+  auto opened = Listener::open(ioc, {net::ip::address_v4::loopback(), 0}, router, 2);
+  ASSERT_TRUE(opened.ok()) << opened.error().message;
+  auto listener = opened.value();
+  listener->run();
+  std::thread loop([&ioc] { ioc.run(); });
+  const std::uint16_t port = listener->local_endpoint().port();
+
+  {
+    Client first(port), second(port);
+    ASSERT_EQ(first.send(http::verb::get, "/healthz").result(), http::status::ok);
+    ASSERT_EQ(second.send(http::verb::get, "/healthz").result(), http::status::ok);
+    Client third(port);
+    third.write(http::verb::get, "/healthz");
+    const HttpResponse refused = third.read();
+    EXPECT_EQ(refused.result(), http::status::service_unavailable);
+    EXPECT_EQ(error_of(refused)["code"], "too_many_connections");
+    EXPECT_FALSE(refused.keep_alive());
+    EXPECT_EQ(first.send(http::verb::get, "/healthz").result(), http::status::ok);
+  }
+  // Once they are gone there is room again.
+  for (int i = 0; i < 100 && listener->connections() > 0; ++i) std::this_thread::sleep_for(10ms);
+  EXPECT_EQ(Client(port).send(http::verb::get, "/healthz").result(), http::status::ok);
+
+  listener->shutdown();
+  loop.join();
+}
+
+}  // namespace
+}  // namespace headgrader::server
