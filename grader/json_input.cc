@@ -48,6 +48,17 @@ class StructureCheck : public nlohmann::json_sax<Json> {
   }
   bool parse_error(std::size_t position, const std::string&,
                    const nlohmann::detail::exception& ex) override {
+    if (ex.id == kNumberOverflow) {
+      // Well-formed JSON, but a number beyond what a double holds (1e400): say so, and in
+      // which top-level field, rather than "not valid JSON".
+      const bool in_field = !keys_.empty();
+      error_ = Error{error_code::kOutOfRange,
+                     subject_ + " holds a number too large to represent, at byte " +
+                         std::to_string(position) +
+                         (in_field ? " in \"" + shorten(top_key_) + "\"" : std::string()),
+                     in_field ? top_key_ : ""};
+      return false;
+    }
     error_ = Error{error_code::kInvalidJson, describe_parse_error(position, ex.what()), ""};
     return false;
   }
@@ -88,6 +99,8 @@ class StructureCheck : public nlohmann::json_sax<Json> {
     return key.size() <= 64 ? key : key.substr(0, 64) + "…";
   }
 
+  static constexpr int kNumberOverflow = 406;  // nlohmann's out_of_range.406
+
   std::size_t max_depth_;
   std::string subject_;
   std::string top_key_;
@@ -100,6 +113,14 @@ class StructureCheck : public nlohmann::json_sax<Json> {
 
 Result<Json> parse_json_checked(std::string_view text, std::size_t max_depth,
                                 std::string_view subject) {
+  // nlohmann's lexer takes a NUL byte for the end of the input, so `{…}\0junk` would parse
+  // as `{…}`. JSON has no NUL outside strings, and inside them it must be escaped.
+  if (const auto nul = text.find('\0'); nul != std::string_view::npos) {
+    return Error{error_code::kInvalidJson,
+                 std::string(subject) + " is not valid JSON (it holds a NUL byte, at byte " +
+                     std::to_string(nul + 1) + ")",
+                 ""};
+  }
   StructureCheck check(max_depth, subject);
   const bool ok = Json::sax_parse(text, &check, nlohmann::detail::input_format_t::json,
                                   /*strict=*/true, /*ignore_comments=*/false);

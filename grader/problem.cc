@@ -102,9 +102,12 @@ void build_tested_set(Problem& p, DefectList& defects) {
 void check_expected_everywhere(const Problem& p, DefectList& defects) {
   std::vector<double> out(p.n_v);
   std::optional<std::string> problem_found;
-  const auto check = [&](PrefixExpected& expected, std::span<const int> prefix) {
+  // `whole` is the tested string that `prefix` begins (in the exhaustive walk, the prefix
+  // itself is tested); the message names the string an instructor can find in the set.
+  const auto check = [&](PrefixExpected& expected, std::span<const int> prefix,
+                         std::span<const int> whole) {
     const auto fault = expected.extend(prefix, out.data());
-    const TokenString s(prefix.begin(), prefix.end());
+    const TokenString s(whole.begin(), whole.end());
     const std::string where =
         "on the tested string " + quote(p, s) + " at position " + std::to_string(prefix.size());
     if (fault) {
@@ -117,12 +120,12 @@ void check_expected_everywhere(const Problem& p, DefectList& defects) {
   };
   PrefixExpected walk_expected(p, p.strings.exhaustive_length);
   walk_prefixes(p.representatives, p.strings.exhaustive_length,
-                [&](std::span<const int> prefix) { return check(walk_expected, prefix); });
+                [&](std::span<const int> prefix) { return check(walk_expected, prefix, prefix); });
   for (const auto& s : p.extra_strings) {
     if (problem_found) break;
     PrefixExpected expected(p, static_cast<int>(s.size()));
     for (std::size_t i = 1; i <= s.size() && !problem_found; ++i) {
-      check(expected, std::span<const int>(s.data(), i));
+      check(expected, std::span<const int>(s.data(), i), s);
     }
   }
   if (problem_found) defects.add("expected", *problem_found);
@@ -237,6 +240,9 @@ std::variant<ProblemSet, std::vector<Defect>> ProblemSet::load(const std::filesy
     }
   } else if (fs::exists(path, ec)) {
     files.push_back(path);
+  } else if (ec && ec != std::errc::no_such_file_or_directory) {
+    // A symlink loop or a folder we may not search: say so, not "does not exist".
+    return std::vector<Defect>{Defect{path.string(), "", "cannot be read: " + ec.message()}};
   } else {
     return std::vector<Defect>{Defect{path.string(), "", "does not exist"}};
   }

@@ -38,8 +38,12 @@ void check_unknown_keys(const Json& object, std::span<const char* const> known,
   for (const auto& [key, value] : object.items()) {
     if (std::find(known.begin(), known.end(), key) != known.end()) continue;
     std::string hint;
+    std::size_t nearest = 3;  // suggest only names within two edits, the nearest first
     for (const char* name : known) {
-      if (edit_distance(key, name) <= 2) hint = " (did you mean \"" + std::string(name) + "\"?)";
+      if (const auto d = edit_distance(key, name); d < nearest) {
+        nearest = d;
+        hint = " (did you mean \"" + std::string(name) + "\"?)";
+      }
     }
     defects.add(prefix + key, "unknown field" + hint + "; the fields are listed in the authoring "
                                                        "guide (problems/README.md)");
@@ -55,8 +59,14 @@ std::optional<std::int64_t> read_integer(const Json& value, const std::string& f
     defects.add(field, want + "; it is " + (value.is_number() ? value.dump() : describe_json_type(value)));
     return std::nullopt;
   }
-  if (value.is_number_unsigned() ? value.get<std::uint64_t>() > static_cast<std::uint64_t>(high)
-                                 : (value.get<std::int64_t>() < low || value.get<std::int64_t>() > high)) {
+  // JSON's non-negative integers parse as unsigned: check both bounds for them too (a
+  // max_length of 0 must not pass for want of a lower check).
+  const bool out_of_range =
+      value.is_number_unsigned()
+          ? value.get<std::uint64_t>() > static_cast<std::uint64_t>(high) ||
+                static_cast<std::int64_t>(value.get<std::uint64_t>()) < low
+          : value.get<std::int64_t>() < low || value.get<std::int64_t>() > high;
+  if (out_of_range) {
     defects.add(field, want + "; it is " + value.dump());
     return std::nullopt;
   }
@@ -140,6 +150,8 @@ void read_alphabet_and_classes(const Json& json, Problem& p, DefectList& defects
     for (char32_t ch : chars) {
       const auto at = std::find(p.alphabet_chars.begin(), p.alphabet_chars.end(), ch);
       if (at == p.alphabet_chars.end()) {
+        // Without an alphabet every character would be reported; its own defect says enough.
+        if (p.alphabet_chars.empty()) continue;
         defects.add(field, "holds \"" + encode_utf8(ch) + "\", which is not in the alphabet");
       } else {
         members[static_cast<std::size_t>(at - p.alphabet_chars.begin())] = true;
@@ -219,7 +231,7 @@ void read_problem_fields(const Json& json, const std::string& id_from_name, Prob
           return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
         });
     if (!well_formed) {
-      defects.add("id", "must be lowercase letters, digits and \"-\" only");
+      defects.add("id", "must be lowercase letters, digits and \"-\" only; it is \"" + *id + "\"");
     } else if (*id != id_from_name) {
       defects.add("id", "is \"" + *id + "\" but the file is " + id_from_name +
                             ".json; the id must equal the file name without .json");
@@ -232,12 +244,14 @@ void read_problem_fields(const Json& json, const std::string& id_from_name, Prob
   read_head_options(json, p, defects);
   read_problem_strings(json, p, defects);
 
+  // Without usable classes, parsing would only repeat the classes defect as "unknown class".
+  const bool classes_read = json.contains("classes") && json.at("classes").is_object();
   if (auto source = read_string(json, "expected", defects)) {
     p.expected_source = *source;
     if (source->size() > limits::kMaxExpectedLength) {
       defects.add("expected", "is " + std::to_string(source->size()) + " characters long; at most " +
                                   std::to_string(limits::kMaxExpectedLength) + " are allowed");
-    } else {
+    } else if (classes_read) {
       auto parsed = parse_expected(*source, p.classes);
       if (auto* error = std::get_if<ExpectedSyntaxError>(&parsed)) {
         defects.add("expected", "column " + std::to_string(error->column + 1) + ": " +

@@ -50,6 +50,7 @@ void read_examples(const Json& examples, Problem& p, DefectList& defects) {
     for (char32_t ch : chars) {
       const auto at = std::find(p.alphabet_chars.begin(), p.alphabet_chars.end(), ch);
       if (at == p.alphabet_chars.end()) {
+        if (p.alphabet_chars.empty()) break;  // the alphabet's own defect says enough
         defects.add(field, quoted + " holds \"" + encode_utf8(ch) + "\", which is not in the alphabet");
         break;
       }
@@ -113,8 +114,15 @@ void read_problem_strings(const Json& json, Problem& p, DefectList& defects) {
   }
   s.exhaustive_length = s.max_length;
   if (strings.contains("exhaustive_length") && s.max_length > 0) {
-    if (auto n = read_integer(strings.at("exhaustive_length"), "strings.exhaustive_length", 0,
-                              s.max_length, defects)) {
+    const auto& exhaustive = strings.at("exhaustive_length");
+    if (exhaustive.is_number_unsigned() &&
+        exhaustive.get<std::uint64_t>() > static_cast<std::uint64_t>(s.max_length)) {
+      // Say where the bound comes from: "from 0 to 8" alone leaves the instructor guessing.
+      defects.add("strings.exhaustive_length", "must be at most strings.max_length (" +
+                                                   std::to_string(s.max_length) + "); it is " +
+                                                   exhaustive.dump());
+    } else if (auto n = read_integer(exhaustive, "strings.exhaustive_length", 0, s.max_length,
+                                     defects)) {
       s.exhaustive_length = static_cast<int>(*n);
     }
   }
@@ -197,6 +205,7 @@ void read_problem_weights(const Json& json, Problem& p, DefectList& defects) {
   } else {
     for (const auto& [name, value] : reference.items()) {
       const std::string field = "reference." + name;
+      if (p.submit.empty()) continue;  // submit is missing or unusable; its own defect says so
       if (!submitted(name)) {
         defects.add(field, "is not in submit; the reference holds exactly the submitted matrices");
       } else if (auto m = read_matrix(value, field, defects, limits::kMaxMatrixColumns)) {
