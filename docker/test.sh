@@ -142,7 +142,7 @@ log "building $IMAGE"
 timeout 3600 docker build -f docker/Dockerfile -t "$IMAGE" . >"$TMP/build.log" 2>&1 ||
   { tail -60 "$TMP/build.log" >&2; fail "docker build failed"; }
 size=$(docker image inspect -f '{{.Size}}' "$IMAGE")
-log "image $IMAGE: $((size / 1000000)) MB ($size bytes)"
+log "image $IMAGE: $(awk -v b="$size" 'BEGIN {printf "%.1f", b / 1e6}') MB ($size bytes)"
 ((size < MAX_IMAGE_BYTES)) || fail "image is $size bytes, over $MAX_IMAGE_BYTES"
 docker run --rm --entrypoint ldd "$IMAGE" /usr/local/bin/headgrader-server >"$TMP/ldd.txt" ||
   fail "ldd failed in the image"
