@@ -12,3 +12,8 @@ cmake -S . -B build-ci -DCMAKE_BUILD_TYPE=Release -DHEADGRADER_WERROR=ON >/dev/n
 cmake --build build-ci -j"$jobs"
 ctest --test-dir build-ci --output-on-failure -j"$jobs" --timeout 600
 build-ci/cli/headgrader validate problems
+
+if [[ "${HEADGRADER_SKIP_DOCKER:-0}" != 1 ]]; then
+  echo "== Docker image: build, run, grade through the published port, SIGTERM"
+  docker/test.sh build-ci
+fi
