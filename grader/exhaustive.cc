@@ -1,6 +1,8 @@
 #include "exhaustive.h"
 
 #include <cmath>
+#include <map>
+#include <optional>
 #include <vector>
 
 #include "head_math.h"
@@ -71,13 +73,11 @@ class PrefixHead {
 // row within `margin()` of the tolerance is recomputed exactly by the caller.
 class GroupCountHead {
  public:
-  GroupCountHead(const Problem& p, const HeadWeights& w, int max_depth)
-      : g_(p.representatives.size()), n_v_(p.n_v), group_of_(p.alphabet_chars.size(), 0),
-        scores_(g_ * g_), v_(g_ * n_v_), counts_((static_cast<std::size_t>(max_depth) + 1) * g_, 0) {
-    std::vector<double> r(p.n_e), q(g_ * w.W_q.rows()), k(g_ * w.W_k.rows());
-    const auto n_q = w.W_q.rows();
+  GroupCountHead(const Problem& p, const HeadWeights& w)
+      : g_(p.representatives.size()), n_v_(p.n_v), scores_(g_ * g_), v_(g_ * n_v_) {
+    const auto n_q = static_cast<std::size_t>(w.W_q.rows());
+    std::vector<double> r(p.n_e), q(g_ * n_q), k(g_ * n_q);
     for (std::size_t a = 0; a < g_; ++a) {
-      group_of_[p.representatives[a]] = a;
       head_math::embed(p.head, p.representatives[a], 0, r.data());
       head_math::project(w.W_q, r.data(), &q[a * n_q]);
       head_math::project(w.W_k, r.data(), &k[a * n_q]);
@@ -89,21 +89,16 @@ class GroupCountHead {
     margin_ = 1e-12 * (1 + largest_v);
     for (std::size_t a = 0; a < g_; ++a) {
       for (std::size_t b = 0; b < g_; ++b) {
-        scores_[a * g_ + b] = head_math::score(&q[a * n_q], &k[b * n_q], n_q, p.head.scale);
+        scores_[a * g_ + b] = head_math::score(&q[a * n_q], &k[b * n_q],
+                                               static_cast<Eigen::Index>(n_q), p.head.scale);
       }
     }
   }
 
   double margin() const { return margin_; }
 
-  void extend(std::span<const int> prefix, double* out) {
-    const std::size_t d = prefix.size();
-    const std::size_t a = group_of_[prefix.back()];
-    int* n = &counts_[d * g_];
-    const int* parent = n - g_;
-    for (std::size_t b = 0; b < g_; ++b) n[b] = parent[b];
-    ++n[a];
-
+  // The row for a prefix whose groups are counted in `n` and whose last token is in group a.
+  void row(const int* n, std::size_t a, double* out) const {
     const double* s = &scores_[a * g_];
     double m = -INFINITY;
     for (std::size_t b = 0; b < g_; ++b) {
@@ -122,55 +117,127 @@ class GroupCountHead {
 
  private:
   std::size_t g_, n_v_;
-  std::vector<std::size_t> group_of_;  // token -> index of its representative
-  std::vector<double> scores_;         // scores_[a * g + b] = scale · q_a · k_b
-  std::vector<double> v_;              // v_[b * n_v + c]
-  std::vector<int> counts_;            // counts_[d * g + b]: group b among s_1 … s_d
+  std::vector<double> scores_;  // scores_[a * g + b] = scale · q_a · k_b
+  std::vector<double> v_;       // v_[b * n_v + c]
   double margin_ = 0;
 };
 
-// Walks the tree with `fast` giving each new row; close calls go to the exact PrefixHead.
-template <typename FastHead>
-std::uint64_t walk(const Problem& p, const HeadWeights& w, FastHead& fast, double margin,
-                   FailureCollector& failures) {
-  const auto& reps = p.representatives;
-  const int E = p.strings.exhaustive_length;
-  PrefixExpected expected(p, E);
-  PrefixHead exact(p.head, w, E);
-  std::vector<double> out(p.n_v), want(p.n_v);
-  std::uint64_t failed = 0;
-  walk_prefixes(reps, E, [&](std::span<const int> prefix) {
-    fast.extend(prefix, out.data());
-    (void)expected.extend(prefix, want.data());  // cannot fault: checked at load
-    auto verdict = judge(out.data(), want.data(), p.n_v, p.tolerance, margin);
-    if (verdict == Verdict::kTooClose) {
-      exact.exact(prefix, out.data());
-      verdict = judge(out.data(), want.data(), p.n_v, p.tolerance, 0);
+// Prefixes with the same group counts (a "state") give the same fast row; when `expected`
+// does not read positions they also give the same expected row, so a clear verdict found
+// once holds for every prefix in that state with that last group. States are numbered as
+// they are met; next_[state * g + group] is the state one token later.
+class StateTable {
+ public:
+  explicit StateTable(std::size_t groups) : g_(groups) { id_of(std::vector<int>(g_, 0)); }
+
+  int next(int state, std::size_t group) {
+    const std::size_t slot = static_cast<std::size_t>(state) * g_ + group;
+    if (next_[slot] < 0) {
+      std::vector<int> grown(counts(state), counts(state) + g_);
+      ++grown[group];
+      const int id = id_of(grown);  // may grow next_: index it again afterwards
+      next_[slot] = id;
     }
-    if (verdict == Verdict::kPass) return true;
-    failed += 1 + exhaustive_count(reps.size(), E - static_cast<int>(prefix.size()));
-    failures.add_subtree(prefix, reps, E);
-    return false;
-  });
-  return failed;
-}
+    return next_[slot];
+  }
+  const int* counts(int state) const { return &counts_[static_cast<std::size_t>(state) * g_]; }
+  // -1 unknown, 0 pass, 1 fail, 2 too close to call from the state (judge each prefix).
+  signed char& verdict(int state, std::size_t group) {
+    return verdicts_[static_cast<std::size_t>(state) * g_ + group];
+  }
+
+ private:
+  int id_of(const std::vector<int>& counts) {
+    const auto [at, fresh] = ids_.emplace(counts, static_cast<int>(ids_.size()));
+    if (fresh) {
+      counts_.insert(counts_.end(), counts.begin(), counts.end());
+      next_.resize(next_.size() + g_, -1);
+      verdicts_.resize(verdicts_.size() + g_, -1);
+    }
+    return at->second;
+  }
+
+  std::size_t g_;
+  std::map<std::vector<int>, int> ids_;
+  std::vector<int> counts_, next_;
+  std::vector<signed char> verdicts_;
+};
 
 }  // namespace
 
+// Judges one prefix after another, each the parent's extension by one token.
+class PrefixJudge::Impl {
+ public:
+  Impl(const Problem& p, const HeadWeights& w, int max_depth)
+      : p_(p), w_(w), by_counts_(!p.head.W_P), memo_(by_counts_ && !p.expected->reads_positions()),
+        rows_(p.head, w, max_depth), expected_(p, max_depth), states_(p.representatives.size()),
+        state_at_(static_cast<std::size_t>(max_depth) + 1, 0), out_(p.n_v), want_(p.n_v) {
+    if (by_counts_) fast_.emplace(p, w);
+  }
+
+  bool passes(std::span<const int> prefix) {
+    const std::size_t d = prefix.size();
+    if (!by_counts_) {  // W_P: rows depend on position; extend the exact rows
+      rows_.extend(prefix, out_.data());
+      (void)expected_.extend(prefix, want_.data());  // cannot fault: checked at load
+      return judge(0.0) == Verdict::kPass;
+    }
+    expected_.advance(prefix);
+    const auto group = static_cast<std::size_t>(p_.group_of[prefix.back()]);
+    const int state = states_.next(state_at_[d - 1], group);
+    state_at_[d] = state;
+    signed char& known = states_.verdict(state, group);
+    if (memo_ && (known == 0 || known == 1)) return known == 0;
+
+    fast_->row(states_.counts(state), group, out_.data());
+    expected_.evaluate(prefix, want_.data());
+    Verdict verdict = judge(fast_->margin());
+    if (memo_) known = verdict == Verdict::kPass ? 0 : verdict == Verdict::kFail ? 1 : 2;
+    if (verdict == Verdict::kTooClose) {
+      rows_.exact(prefix, out_.data());
+      verdict = judge(0.0);
+    }
+    return verdict == Verdict::kPass;
+  }
+
+ private:
+  Verdict judge(double margin) const {
+    return headgrader::judge(out_.data(), want_.data(), p_.n_v, p_.tolerance, margin);
+  }
+
+  const Problem& p_;
+  const HeadWeights& w_;
+  const bool by_counts_, memo_;
+  std::optional<GroupCountHead> fast_;
+  PrefixHead rows_;
+  PrefixExpected expected_;
+  StateTable states_;
+  std::vector<int> state_at_;  // state of the prefix of each length on the current path
+  std::vector<double> out_, want_;
+};
+
+PrefixJudge::PrefixJudge(const Problem& p, const HeadWeights& w, int max_depth)
+    : impl_(std::make_unique<Impl>(p, w, max_depth)) {}
+PrefixJudge::~PrefixJudge() = default;
+bool PrefixJudge::passes(std::span<const int> prefix) { return impl_->passes(prefix); }
+
 std::uint64_t grade_exhaustive(const Problem& p, const HeadWeights& w,
                                FailureCollector& failures) {
+  const auto& reps = p.representatives;
   const int E = p.strings.exhaustive_length;
-  if (p.head.causal && !p.head.W_P) {
-    GroupCountHead fast(p, w, E);
-    return walk(p, w, fast, fast.margin(), failures);
-  }
+  std::uint64_t failed = 0;
   if (p.head.causal) {
-    PrefixHead rows(p.head, w, E);  // exact already: no margin needed
-    return walk(p, w, rows, 0.0, failures);
+    PrefixJudge judge(p, w, E);
+    walk_prefixes(reps, E, [&](std::span<const int> prefix) {
+      if (judge.passes(prefix)) return true;
+      failed += 1 + exhaustive_count(reps.size(), E - static_cast<int>(prefix.size()));
+      failures.add_subtree(prefix, reps, E);
+      return false;  // every string below fails too
+    });
+    return failed;
   }
   // Without the mask a position sees the whole string: no prefix can be shared.
-  std::uint64_t failed = 0;
-  walk_prefixes(p.representatives, E, [&](std::span<const int> prefix) {
+  walk_prefixes(reps, E, [&](std::span<const int> prefix) {
     const TokenString s(prefix.begin(), prefix.end());
     if (!string_passes(p, w, s)) {
       ++failed;

@@ -7,11 +7,28 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <span>
 
 #include "headgrader/problem.h"
 #include "prefix_walk.h"
 
 namespace headgrader {
+
+// Whether the head passes at the last position of each prefix it is shown, for a causal
+// head. Prefixes must come parent first: s_1 … s_d right after some s_1 … s_{d-1} sequence
+// ending in its parent (a depth-first walk, or the prefixes of one string in order).
+// Verdicts equal those of run_head on the prefix, bit for bit.
+class PrefixJudge {
+ public:
+  PrefixJudge(const Problem& problem, const HeadWeights& weights, int max_depth);
+  ~PrefixJudge();
+  bool passes(std::span<const int> prefix);
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
 
 // Adds the failing exhaustive strings that could make the report to `failures`; returns how
 // many exhaustive strings fail.

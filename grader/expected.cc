@@ -629,6 +629,10 @@ Expected::~Expected() = default;
 
 std::size_t Expected::output_size() const { return program_->output_size; }
 const std::vector<int>& Expected::named_classes() const { return program_->named_classes; }
+bool Expected::reads_positions() const {
+  return std::any_of(program_->code.begin(), program_->code.end(),
+                     [](const Instruction& i) { return i.op == Op::kAt; });
+}
 
 namespace {
 

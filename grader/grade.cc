@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "exhaustive.h"
 #include "prefix_walk.h"
@@ -45,9 +46,22 @@ Failure describe_failure(const Problem& problem, const HeadWeights& weights, Tok
 
 // The extra strings, the counts, the examples and the traces of the failures kept.
 GradeReport finish_report(const Problem& problem, const HeadWeights& weights,
-                          FailureCollector& failures, std::uint64_t failed) {
+                          FailureCollector& failures, std::uint64_t failed,
+                          bool each_string_on_its_own) {
+  std::optional<PrefixJudge> judge;
+  if (problem.head.causal && !each_string_on_its_own) {
+    judge.emplace(problem, weights, problem.strings.max_length);
+  }
   for (const auto& s : problem.extra_strings) {
-    if (!string_passes(problem, weights, s)) {
+    bool passes = true;
+    if (judge) {  // position by position, stopping at the first failure
+      for (std::size_t i = 1; i <= s.size() && passes; ++i) {
+        passes = judge->passes(std::span<const int>(s.data(), i));
+      }
+    } else {
+      passes = string_passes(problem, weights, s);
+    }
+    if (!passes) {
       ++failed;
       failures.add(s);
     }
@@ -98,7 +112,7 @@ bool string_passes(const Problem& problem, const HeadWeights& weights, const Tok
 GradeReport grade(const Problem& problem, const HeadWeights& weights, int max_failures) {
   auto failures = collector_for(max_failures);
   const std::uint64_t failed = grade_exhaustive(problem, weights, failures);
-  return finish_report(problem, weights, failures, failed);
+  return finish_report(problem, weights, failures, failed, false);
 }
 
 GradeReport grade_each_string(const Problem& problem, const HeadWeights& weights,
@@ -114,7 +128,7 @@ GradeReport grade_each_string(const Problem& problem, const HeadWeights& weights
                   }
                   return true;  // every string of the set, each on its own
                 });
-  return finish_report(problem, weights, failures, failed);
+  return finish_report(problem, weights, failures, failed, true);
 }
 
 }  // namespace headgrader

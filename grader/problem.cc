@@ -26,16 +26,18 @@ std::string quote(const Problem& p, const TokenString& s) { return "\"" + p.spel
 void find_representatives(Problem& p, DefectList& defects) {
   const auto& named = p.expected->named_classes();
   const auto alphabet_size = static_cast<int>(p.alphabet_chars.size());
-  std::vector<int> group_of(static_cast<std::size_t>(alphabet_size), -1);
+  auto& group_of = p.group_of;
+  group_of.assign(static_cast<std::size_t>(alphabet_size), -1);
   std::set<std::pair<int, int>> reported_columns;
   for (int t = 0; t < alphabet_size; ++t) {
-    for (int earlier : p.representatives) {
+    for (std::size_t group = 0; group < p.representatives.size(); ++group) {
+      const int earlier = p.representatives[group];
       if (p.head.W_E.col(t) != p.head.W_E.col(earlier)) continue;
       const auto differs = std::find_if(named.begin(), named.end(), [&](int c) {
         return p.classes.members[c][t] != p.classes.members[c][earlier];
       });
       if (differs == named.end()) {
-        group_of[t] = earlier;
+        group_of[t] = static_cast<int>(group);
         break;
       }
       if (reported_columns.insert({earlier, *differs}).second) {
@@ -51,7 +53,10 @@ void find_representatives(Problem& p, DefectList& defects) {
                         "\"); no head can give them different outputs");
       }
     }
-    if (group_of[t] < 0) p.representatives.push_back(t);
+    if (group_of[t] < 0) {
+      group_of[t] = static_cast<int>(p.representatives.size());
+      p.representatives.push_back(t);
+    }
   }
 }
 

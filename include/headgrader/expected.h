@@ -69,6 +69,10 @@ class Expected {
   std::size_t output_size() const;
   // Indices (into the ClassTable) of the classes the expression names, ascending, each once.
   const std::vector<int>& named_classes() const;
+  // Whether the value can depend on which position holds what (it uses `at`). When not, it
+  // depends only on the prefix's class counts, its length and its last token's classes, so
+  // graders may reuse it across prefixes that agree on those.
+  bool reads_positions() const;
   // Writes output_size() values into `out` (precondition: out.size() ≥ output_size(),
   // facts.tokens non-empty, facts.class_counts as documented above). Every sub-expression is
   // evaluated (no short-circuit), so a division by zero anywhere yields a fault even in a

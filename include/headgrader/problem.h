@@ -62,6 +62,7 @@ struct Problem {
   std::size_t n_e = 0;                   // rows of W_E
   std::size_t n_v = 0;                   // expected->output_size()
   std::vector<int> representatives;      // first token of each group, ascending
+  std::vector<int> group_of;             // token -> its group (index into representatives)
   std::vector<TokenString> examples;     // strings.examples as tokens
   // Tested strings beyond the exhaustive set: examples then random strings, each once and
   // none that the exhaustive set already holds, in the order they were added.
