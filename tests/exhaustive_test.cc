@@ -72,8 +72,9 @@ TEST(ExhaustiveGrading, EqualsStringByStringOnTheBundledProblemsReferencesAndKno
 TEST(ExhaustiveGrading, EqualsStringByStringOnRandomHeadsOfEverySharpness) {
   RandomHeads random(11);
   const Problem three = load_test_problem("three-letters.json");
+  const Problem reads_positions = load_test_problem("own-class-by-position.json");
   for (const Problem* p : {&bundled("consonant-anywhere"), &bundled("consonant-proportion"),
-                           &bundled("first-position"), &three}) {
+                           &bundled("first-position"), &three, &reads_positions}) {
     for (int trial = 0; trial < 40; ++trial) {
       expect_same_report(*p, random.head(*p, trial), p->id + " trial " + std::to_string(trial));
     }
