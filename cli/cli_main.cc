@@ -83,7 +83,7 @@ int grade(const std::vector<std::string>& args) {
   if (!problem) {
     std::cout << headgrader::error_to_json({headgrader::error_code::kNotFound,
                                             "no problem has the id \"" + problem_id + "\"", ""})
-                     .dump()
+                     .dump(-1, ' ', false, headgrader::Json::error_handler_t::replace)
               << "\n";
     return 2;
   }
@@ -100,7 +100,9 @@ int grade(const std::vector<std::string>& args) {
   }
   auto submission = headgrader::parse_submission(*problem, body.str());
   if (!submission) {
-    std::cout << headgrader::error_to_json(submission.error()).dump() << "\n";
+    std::cout << headgrader::error_to_json(submission.error())
+                     .dump(-1, ' ', false, headgrader::Json::error_handler_t::replace)
+              << "\n";
     return 2;
   }
   const auto report = headgrader::grade(*problem, submission->weights, submission->max_failures);

@@ -1,5 +1,7 @@
 #include "json_input.h"
 
+#include "matrix_json.h"
+
 #include <set>
 #include <string>
 #include <vector>
@@ -95,9 +97,7 @@ class StructureCheck : public nlohmann::json_sax<Json> {
   }
 
   // Keys are echoed in messages (they name the field); a hostile one is cut short.
-  static std::string shorten(const std::string& key) {
-    return key.size() <= 64 ? key : key.substr(0, 64) + "…";
-  }
+  static std::string shorten(const std::string& key) { return shorten_for_message(key); }
 
   static constexpr int kNumberOverflow = 406;  // nlohmann's out_of_range.406
 

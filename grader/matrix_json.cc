@@ -19,6 +19,14 @@ std::string describe_json_type(const Json& value) {
   }
 }
 
+std::string shorten_for_message(const std::string& text) {
+  constexpr std::size_t kMax = 64;
+  if (text.size() <= kMax) return text;
+  std::size_t cut = kMax;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  return text.substr(0, cut) + "…";
+}
+
 std::string count_of(std::size_t n, const char* singular, const char* plural) {
   return std::to_string(n) + " " + (n == 1 ? singular : plural);
 }

@@ -14,6 +14,10 @@ namespace headgrader {
 // "a string", "an array", "null", … for "…; it is a string".
 std::string describe_json_type(const Json& value);
 
+// A key or string from the sender, as quoted in a message: at most 64 bytes, cut at a
+// character boundary (so the message stays valid UTF-8), "…" marking a cut.
+std::string shorten_for_message(const std::string& text);
+
 // "1 row" / "3 rows".
 std::string count_of(std::size_t n, const char* singular, const char* plural);
 

@@ -101,9 +101,10 @@ Json problem_to_json(const Problem& p) {
 }
 
 Json error_to_json(const Error& error) {
-  Json body{{"code", error.code}, {"message", error.message}};
-  if (!error.field.empty()) body["field"] = error.field;
-  return Json{{"error", std::move(body)}};
+  return Json{{"error",
+               {{"code", error.code},
+                {"message", error.message},
+                {"field", error.field.empty() ? Json(nullptr) : Json(error.field)}}}};
 }
 
 Json problem_summary_json(const Problem& p) {

@@ -44,7 +44,7 @@ std::string lowercase(std::string s) {
 }
 
 Error unknown_key(const Problem& problem, const std::string& key) {
-  const std::string shown = key.size() <= 64 ? key : key.substr(0, 64) + "…";
+  const std::string shown = shorten_for_message(key);
   std::string hint;
   for (const auto& name : problem.submit) {
     if (lowercase(key) == lowercase(name)) hint = " (did you mean " + name + "?)";

@@ -45,12 +45,8 @@ http::status status_for(std::string_view code) {
 }
 
 std::string error_body(const Error& error) {
-  Json body = {{"error",
-                {{"code", error.code},
-                 {"message", error.message},
-                 {"field", error.field.empty() ? Json(nullptr) : Json(error.field)}}}};
   // A field as sent may hold any bytes; never let a bad one turn an error into a crash.
-  return body.dump(-1, ' ', false, Json::error_handler_t::replace);
+  return error_to_json(error).dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
 Response json_response(http::status status, std::string body, unsigned version, bool keep_alive) {

@@ -23,7 +23,9 @@ Json matrix_to_json(const Matrix& m);     // array of rows
 Json report_to_json(const Problem& problem, const GradeReport& report);
 Json problem_to_json(const Problem& problem);          // every §2 field but `reference`
 Json problem_summary_json(const Problem& problem);     // {"id", "title", "submit"}
-// The contract's error body {"error": {"code", "message", "field"}}; "field" only when set.
+// The contract's error body {"error": {"code", "message", "field"}}; "field" is null when no
+// top-level key is at fault. Dump it with Json::error_handler_t::replace: a field as sent
+// may hold any bytes.
 Json error_to_json(const Error& error);
 std::string report_to_text(const Problem& problem, const GradeReport& report);
 
