@@ -11,6 +11,8 @@
 
 #include "headgrader/grade.h"
 #include "headgrader/problem.h"
+#include "headgrader/report.h"
+#include "headgrader/submission.h"
 
 namespace headgrader {
 namespace {
@@ -76,6 +78,27 @@ void BM_BundledGrade(benchmark::State& state) {
   state.SetLabel(p.id);
 }
 BENCHMARK(BM_BundledGrade)->DenseRange(0, 2)->Unit(benchmark::kMicrosecond);
+
+}  // namespace
+}  // namespace headgrader
+
+
+namespace headgrader {
+namespace {
+
+// One grade request's engine work, as the server does it: parse and check the body, grade,
+// render the answer.
+void BM_GradeRequest(benchmark::State& state) {
+  static auto loaded = ProblemSet::load(HEADGRADER_SOURCE_DIR "/problems");
+  const Problem& p = *std::get<ProblemSet>(loaded).find("consonant-anywhere");
+  const std::string body = R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]})";
+  for (auto _ : state) {
+    auto submission = parse_submission(p, body);
+    const auto report = grade(p, submission->weights, submission->max_failures);
+    benchmark::DoNotOptimize(report_to_json(p, report).dump());
+  }
+}
+BENCHMARK(BM_GradeRequest)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 }  // namespace headgrader

@@ -221,15 +221,14 @@ PrefixJudge::PrefixJudge(const Problem& p, const HeadWeights& w, int max_depth)
 PrefixJudge::~PrefixJudge() = default;
 bool PrefixJudge::passes(std::span<const int> prefix) { return impl_->passes(prefix); }
 
-std::uint64_t grade_exhaustive(const Problem& p, const HeadWeights& w,
+std::uint64_t grade_exhaustive(const Problem& p, const HeadWeights& w, PrefixJudge* judge,
                                FailureCollector& failures) {
   const auto& reps = p.representatives;
   const int E = p.strings.exhaustive_length;
   std::uint64_t failed = 0;
-  if (p.head.causal) {
-    PrefixJudge judge(p, w, E);
+  if (judge) {
     walk_prefixes(reps, E, [&](std::span<const int> prefix) {
-      if (judge.passes(prefix)) return true;
+      if (judge->passes(prefix)) return true;
       failed += 1 + exhaustive_count(reps.size(), E - static_cast<int>(prefix.size()));
       failures.add_subtree(prefix, reps, E);
       return false;  // every string below fails too

@@ -31,8 +31,9 @@ class PrefixJudge {
 };
 
 // Adds the failing exhaustive strings that could make the report to `failures`; returns how
-// many exhaustive strings fail.
+// many exhaustive strings fail. `judge` (max_depth ≥ exhaustive_length) is required for a
+// causal head and must be null otherwise (each string is then run on its own).
 std::uint64_t grade_exhaustive(const Problem& problem, const HeadWeights& weights,
-                               FailureCollector& failures);
+                               PrefixJudge* judge, FailureCollector& failures);
 
 }  // namespace headgrader

@@ -45,13 +45,9 @@ Failure describe_failure(const Problem& problem, const HeadWeights& weights, Tok
 }
 
 // The extra strings, the counts, the examples and the traces of the failures kept.
+// `judge` null: each extra string is run on its own.
 GradeReport finish_report(const Problem& problem, const HeadWeights& weights,
-                          FailureCollector& failures, std::uint64_t failed,
-                          bool each_string_on_its_own) {
-  std::optional<PrefixJudge> judge;
-  if (problem.head.causal && !each_string_on_its_own) {
-    judge.emplace(problem, weights, problem.strings.max_length);
-  }
+                          FailureCollector& failures, std::uint64_t failed, PrefixJudge* judge) {
   for (const auto& s : problem.extra_strings) {
     bool passes = true;
     if (judge) {  // position by position, stopping at the first failure
@@ -111,8 +107,13 @@ bool string_passes(const Problem& problem, const HeadWeights& weights, const Tok
 
 GradeReport grade(const Problem& problem, const HeadWeights& weights, int max_failures) {
   auto failures = collector_for(max_failures);
-  const std::uint64_t failed = grade_exhaustive(problem, weights, failures);
-  return finish_report(problem, weights, failures, failed, false);
+  // One judge for the exhaustive set and the extra strings: verdicts found for the one serve
+  // the other.
+  std::optional<PrefixJudge> judge;
+  if (problem.head.causal) judge.emplace(problem, weights, problem.strings.max_length);
+  const auto judge_ptr = judge ? &*judge : nullptr;
+  const std::uint64_t failed = grade_exhaustive(problem, weights, judge_ptr, failures);
+  return finish_report(problem, weights, failures, failed, judge_ptr);
 }
 
 GradeReport grade_each_string(const Problem& problem, const HeadWeights& weights,
@@ -128,7 +129,7 @@ GradeReport grade_each_string(const Problem& problem, const HeadWeights& weights
                   }
                   return true;  // every string of the set, each on its own
                 });
-  return finish_report(problem, weights, failures, failed, true);
+  return finish_report(problem, weights, failures, failed, nullptr);
 }
 
 }  // namespace headgrader
