@@ -13,8 +13,9 @@
 
 namespace headgrader {
 
-// Errors: invalid_json (message says where), too_deep, duplicate_field (field = the key when
-// it is a top-level key, else the top-level key it is inside). `subject` starts the messages:
+// Errors: invalid_json (message says where; also a NUL byte), too_deep, duplicate_field
+// (field = the key when it is a top-level key, else the top-level key it is inside),
+// out_of_range (a number too large for a double, field = its top-level key). `subject` starts the messages:
 // "the body", "the file".
 Result<Json> parse_json_checked(std::string_view text, std::size_t max_depth,
                                 std::string_view subject);
