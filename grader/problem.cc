@@ -112,14 +112,17 @@ void check_expected_everywhere(const Problem& p, DefectList& defects) {
   const auto check = [&](PrefixExpected& expected, std::span<const int> prefix,
                          std::span<const int> whole) {
     const auto fault = expected.extend(prefix, out.data());
-    const TokenString s(whole.begin(), whole.end());
-    const std::string where =
-        "on the tested string " + quote(p, s) + " at position " + std::to_string(prefix.size());
+    // Only spelled out when something is wrong: this runs on every tested prefix.
+    const auto where = [&] {
+      const TokenString s(whole.begin(), whole.end());
+      return "on the tested string " + quote(p, s) + " at position " +
+             std::to_string(prefix.size());
+    };
     if (fault) {
-      ExpectedSyntaxError at{fault->column, "divides by zero " + where};
+      ExpectedSyntaxError at{fault->column, "divides by zero " + where()};
       problem_found = at.render(p.expected_source);
     } else if (!std::all_of(out.begin(), out.end(), [](double x) { return std::isfinite(x); })) {
-      problem_found = "gives a value that is not a finite number " + where;
+      problem_found = "gives a value that is not a finite number " + where();
     }
     return !problem_found;
   };

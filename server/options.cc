@@ -10,6 +10,7 @@ namespace {
 constexpr const char* kUsage = "usage";
 // More threads than this buys nothing and hints at a typo.
 constexpr unsigned kMaxThreads = 256;
+constexpr unsigned kMaxReadTimeoutMs = 600'000;
 
 Error usage_error(std::string message) { return {kUsage, std::move(message), ""}; }
 
@@ -43,7 +44,8 @@ Result<ServerOptions> parse_options(std::span<const std::string_view> args) {
       options.healthcheck = true;
       continue;
     }
-    if (flag != "--problems" && flag != "--address" && flag != "--port" && flag != "--threads") {
+    if (flag != "--problems" && flag != "--address" && flag != "--port" && flag != "--threads" &&
+        flag != "--max-connections" && flag != "--read-timeout-ms") {
       return usage_error("unknown argument \"" + std::string(flag) + "\"; see --help");
     }
     if (!has_value) {
@@ -61,6 +63,21 @@ Result<ServerOptions> parse_options(std::span<const std::string_view> args) {
         return usage_error("--port must be a number from 0 to 65535; it is \"" +
                            std::string(value) + "\"");
       }
+    } else if (flag == "--max-connections") {
+      if (!parse_number<std::size_t>(value, limits::kMaxConnections, options.max_connections) ||
+          options.max_connections == 0) {
+        return usage_error("--max-connections must be a number from 1 to " +
+                           std::to_string(limits::kMaxConnections) + "; it is \"" +
+                           std::string(value) + "\"");
+      }
+    } else if (flag == "--read-timeout-ms") {
+      unsigned millis = 0;
+      if (!parse_number<unsigned>(value, kMaxReadTimeoutMs, millis) || millis == 0) {
+        return usage_error("--read-timeout-ms must be a number from 1 to " +
+                           std::to_string(kMaxReadTimeoutMs) + "; it is \"" +
+                           std::string(value) + "\"");
+      }
+      options.read_timeout = std::chrono::milliseconds(millis);
     } else {
       if (!parse_number<unsigned>(value, kMaxThreads, options.threads) || options.threads == 0) {
         return usage_error("--threads must be a number from 1 to " + std::to_string(kMaxThreads) +

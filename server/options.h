@@ -4,12 +4,15 @@
 // Thread-safety: pure functions.
 #pragma once
 
+#include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <span>
 #include <string>
 #include <string_view>
 
+#include "headgrader/limits.h"
 #include "headgrader/result.h"
 
 namespace headgrader::server {
@@ -21,6 +24,10 @@ struct ServerOptions {
   unsigned threads = 0;  // 0: the hardware's concurrency
   bool help = false;
   bool healthcheck = false;  // GET /healthz on ADDRESS (loopback for 0.0.0.0/::), PORT
+  // Hidden flags for tests (not in --help; README, Hardening): --max-connections N lowers
+  // the connection cap, --read-timeout-ms N shortens the read and idle timeouts.
+  std::size_t max_connections = limits::kMaxConnections;
+  std::chrono::milliseconds read_timeout = limits::kReadTimeout;
 };
 
 // `args` without the program name. Errors (code "usage") name the flag and what is wrong.

@@ -44,7 +44,7 @@ void drain(const std::shared_ptr<net::steady_timer>& timer,
 }  // namespace
 
 int serve(const ProblemSet& problems, const std::string& address, std::uint16_t port,
-          unsigned threads, std::ostream& out, std::ostream& err) {
+          unsigned threads, std::ostream& out, std::ostream& err, const ConnectionTuning& tuning) {
   beast::error_code ec;
   const net::ip::address ip = net::ip::make_address(address, ec);
   if (ec) {
@@ -53,7 +53,13 @@ int serve(const ProblemSet& problems, const std::string& address, std::uint16_t 
   }
   const Router router(problems);
   net::io_context ioc(static_cast<int>(threads));
-  Result<std::shared_ptr<Listener>> opened = Listener::open(ioc, {ip, port}, router);
+  // A test that shortens the read timeout wants idle connections gone as soon.
+  const bool shortened = tuning.read_timeout < limits::kReadTimeout;
+  const SessionTimeouts timeouts{
+      tuning.read_timeout, shortened ? std::chrono::milliseconds(tuning.read_timeout)
+                                     : std::chrono::milliseconds(limits::kIdleTimeout)};
+  Result<std::shared_ptr<Listener>> opened =
+      Listener::open(ioc, {ip, port}, router, tuning.max_connections, timeouts);
   if (!opened) {
     err << opened.error().message << '\n';
     return 1;

@@ -4,19 +4,30 @@
 // Thread-safety: serve() and healthcheck() block the calling thread; call each once.
 #pragma once
 
+#include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <iosfwd>
 #include <string>
 
+#include "headgrader/limits.h"
 #include "headgrader/problem.h"
 
 namespace headgrader::server {
+
+// The connection cap and the timeouts: limits.h's unless a test lowers them (the hidden
+// flags of options.h). A read timeout shortened below limits::kReadTimeout sets the idle timeout too.
+struct ConnectionTuning {
+  std::size_t max_connections = limits::kMaxConnections;
+  std::chrono::milliseconds read_timeout = limits::kReadTimeout;
+};
 
 // Serves `problems` on address:port with `threads` threads until SIGTERM or SIGINT. Writes
 // "listening on http://ADDRESS:PORT" (the real port) to `out` once accepting, failures to
 // `err`. Returns the process exit code: 0 after a signal, 1 when it cannot listen.
 int serve(const ProblemSet& problems, const std::string& address, std::uint16_t port,
-          unsigned threads, std::ostream& out, std::ostream& err);
+          unsigned threads, std::ostream& out, std::ostream& err,
+          const ConnectionTuning& tuning = {});
 
 // GET /healthz on address:port (0.0.0.0 and :: mean loopback) within a few seconds. Returns
 // 0 when the answer is 200, else 1 (with the reason on `err`).

@@ -72,8 +72,11 @@ void Connections::shutdown_all() {
 // --- Session ----------------------------------------------------------------------------------
 
 Session::Session(tcp::socket&& socket, const Router& router,
-                 std::shared_ptr<Connections> connections)
-    : stream_(std::move(socket)), router_(router), connections_(std::move(connections)) {}
+                 std::shared_ptr<Connections> connections, SessionTimeouts timeouts)
+    : stream_(std::move(socket)),
+      router_(router),
+      connections_(std::move(connections)),
+      timeouts_(timeouts) {}
 
 Session::~Session() { connections_->remove(this); }
 
@@ -112,7 +115,7 @@ void Session::do_wait() {
   if (buffer_.size() > 0) return start_request();  // pipelined: it is already here
 
   idle_ = true;
-  stream_.expires_after(first_request_ ? limits::kReadTimeout : limits::kIdleTimeout);
+  stream_.expires_after(first_request_ ? timeouts_.read : timeouts_.idle);
   stream_.async_read_some(buffer_.prepare(kFirstReadBytes),
                           beast::bind_front_handler(&Session::on_wait, shared_from_this()));
 }
@@ -125,12 +128,12 @@ void Session::on_wait(beast::error_code ec, std::size_t bytes) {
   start_request();
 }
 
-// Step 2: from its first byte, the whole request must arrive within kReadTimeout.
+// Step 2: from its first byte, the whole request must arrive within the read timeout.
 void Session::start_request() {
   first_request_ = false;
   pending_ = {
       std::chrono::steady_clock::now(), std::chrono::system_clock::now(), "", "", "", std::nullopt};
-  deadline_ = pending_.started + limits::kReadTimeout;
+  deadline_ = pending_.started + timeouts_.read;
   do_read_header();
 }
 

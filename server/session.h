@@ -17,6 +17,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "headgrader/limits.h"
 #include "router.h"
 
 namespace headgrader::server {
@@ -31,6 +32,13 @@ inline constexpr std::chrono::seconds kLingerTimeout{2};
 inline constexpr std::size_t kMaxLingerBytes = 4 * 1024 * 1024;
 
 class Session;
+
+// How long a client may take, per connection. limits.h fixes the service's values; tests
+// shorten them through the server's hidden --read-timeout-ms flag (README, Hardening).
+struct SessionTimeouts {
+  std::chrono::milliseconds read = limits::kReadTimeout;  // a whole request, from its first byte
+  std::chrono::milliseconds idle = limits::kIdleTimeout;  // keep-alive between requests
+};
 
 // The open connections of a listener, so that shutdown can reach each one, and their cap.
 class Connections {
@@ -54,7 +62,8 @@ class Connections {
 class Session : public std::enable_shared_from_this<Session> {
  public:
   // `socket` should run on its own strand; `router` must outlive the session.
-  Session(tcp::socket&& socket, const Router& router, std::shared_ptr<Connections> connections);
+  Session(tcp::socket&& socket, const Router& router, std::shared_ptr<Connections> connections,
+          SessionTimeouts timeouts = {});
   ~Session();
 
   // Serves requests until the client leaves, a deadline passes or shutdown() is called.
@@ -95,6 +104,7 @@ class Session : public std::enable_shared_from_this<Session> {
   std::optional<http::request_parser<http::string_body>> parser_;  // one per request
   const Router& router_;
   std::shared_ptr<Connections> connections_;
+  const SessionTimeouts timeouts_;
 
   Response response_;                          // alive while written
   http::response<http::empty_body> continue_;  // "100 Continue", alive while written

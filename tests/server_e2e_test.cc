@@ -25,12 +25,13 @@
 #include "headgrader/report.h"
 #include "headgrader/submission.h"
 #include "listener.h"
+#include "server_harness.h"
 
 namespace headgrader::server {
 namespace {
 
 using namespace std::chrono_literals;
-using HttpResponse = http::response<http::string_body>;
+using namespace harness;
 
 const std::string kProblemsDir = HEADGRADER_SOURCE_DIR "/problems";
 const std::string kGradePath = "/v1/problems/consonant-anywhere/grade";
@@ -39,174 +40,6 @@ const std::string kHandoutSolution =
 const std::string kWrongKey =
     R"({"W_q": [[1, 1]], "W_k": [[0, 1]], "W_V": [[1, 0], [0, 1]], "max_failures": 2})";
 const std::string kSwappedValues = R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[0, 1], [1, 0]]})";
-
-// --- The server process -----------------------------------------------------------------------
-
-struct ExitStatus {
-  bool exited = false;
-  int code = -1;
-};
-
-// Runs the binary with `args`; stdout is a pipe (for the listening line), stderr a file.
-class ServerProcess {
- public:
-  explicit ServerProcess(std::vector<std::string> args) {
-    static int counter = 0;
-    stderr_path_ =
-        std::filesystem::temp_directory_path() /
-        ("headgrader-e2e-" + std::to_string(getpid()) + "-" + std::to_string(counter++) + ".log");
-    int out[2];
-    if (pipe(out) != 0) throw std::runtime_error("pipe");
-    args.insert(args.begin(), HEADGRADER_SERVER_BIN);
-    std::vector<char*> argv;
-    for (std::string& arg : args) argv.push_back(arg.data());
-    argv.push_back(nullptr);
-    pid_ = fork();
-    if (pid_ == 0) {
-      dup2(out[1], STDOUT_FILENO);
-      const int err = open(stderr_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      dup2(err, STDERR_FILENO);
-      close(out[0]);
-      close(out[1]);
-      execv(argv[0], argv.data());
-      _exit(127);
-    }
-    close(out[1]);
-    stdout_ = out[0];
-  }
-  ServerProcess(const ServerProcess&) = delete;
-  ServerProcess& operator=(const ServerProcess&) = delete;
-
-  ~ServerProcess() {
-    if (!reaped_) {
-      kill(pid_, SIGKILL);
-      waitpid(pid_, nullptr, 0);
-    }
-    close(stdout_);
-    std::error_code ignored;
-    std::filesystem::remove(stderr_path_, ignored);
-  }
-
-  // The first line on stdout, or "" after `timeout`.
-  std::string read_line(std::chrono::milliseconds timeout = 10s) {
-    std::string line;
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    while (std::chrono::steady_clock::now() < deadline) {
-      pollfd fd{stdout_, POLLIN, 0};
-      if (poll(&fd, 1, 50) <= 0) continue;
-      char c;
-      if (read(stdout_, &c, 1) != 1) break;
-      if (c == '\n') return line;
-      line += c;
-    }
-    return line;
-  }
-
-  // Everything on stdout until the process closes it (or `timeout`).
-  std::string read_all(std::chrono::milliseconds timeout = 10s) {
-    std::string text;
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    while (std::chrono::steady_clock::now() < deadline) {
-      pollfd fd{stdout_, POLLIN, 0};
-      if (poll(&fd, 1, 50) <= 0) continue;
-      char buffer[4096];
-      const ssize_t n = read(stdout_, buffer, sizeof buffer);
-      if (n <= 0) break;
-      text.append(buffer, static_cast<std::size_t>(n));
-    }
-    return text;
-  }
-
-  // Waits for the listening line; returns the port, or 0.
-  std::uint16_t wait_listening() {
-    const std::string line = read_line();
-    const std::string prefix = "listening on http://";
-    if (!line.starts_with(prefix)) {
-      ADD_FAILURE() << "no listening line; got \"" << line << "\"; stderr: " << stderr_text();
-      return 0;
-    }
-    return static_cast<std::uint16_t>(std::stoi(line.substr(line.rfind(':') + 1)));
-  }
-
-  void signal(int sig) { kill(pid_, sig); }
-
-  ExitStatus wait(std::chrono::milliseconds timeout = 10s) {
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    int status = 0;
-    while (std::chrono::steady_clock::now() < deadline) {
-      if (waitpid(pid_, &status, WNOHANG) == pid_) {
-        reaped_ = true;
-        return {WIFEXITED(status), WIFEXITED(status) ? WEXITSTATUS(status) : -1};
-      }
-      std::this_thread::sleep_for(10ms);
-    }
-    return {};
-  }
-
-  std::string stderr_text() const {
-    std::ifstream in(stderr_path_);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-  }
-
- private:
-  pid_t pid_ = -1;
-  int stdout_ = -1;
-  bool reaped_ = false;
-  std::filesystem::path stderr_path_;
-};
-
-// --- A blocking HTTP client (reads give up after 10 s) -----------------------------------------
-
-class Client {
- public:
-  explicit Client(std::uint16_t port) : stream_(ioc_) {
-    stream_.connect(tcp::endpoint(net::ip::address_v4::loopback(), port));
-    timeval timeout{10, 0};
-    setsockopt(stream_.socket().native_handle(), SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
-  }
-
-  HttpResponse send(http::verb method, const std::string& target, const std::string& body = "",
-                    const std::string& content_type = "application/json") {
-    write(method, target, body, content_type);
-    return read();
-  }
-
-  void write(http::verb method, const std::string& target, const std::string& body = "",
-             const std::string& content_type = "application/json") {
-    http::request<http::string_body> request{method, target, 11};
-    request.set(http::field::host, "localhost");
-    if (!body.empty() || method == http::verb::post) {
-      request.set(http::field::content_type, content_type);
-      if (content_type.empty()) request.erase(http::field::content_type);
-      request.body() = body;
-      request.prepare_payload();
-    }
-    http::write(stream_, request);
-  }
-
-  void write_raw(std::string_view bytes) { net::write(stream_.socket(), net::buffer(bytes)); }
-
-  HttpResponse read() {
-    HttpResponse response;
-    http::read(stream_, buffer_, response);
-    return response;
-  }
-
-  // True when the server has closed the connection (a read sees end of stream).
-  bool closed_by_server() {
-    char byte;
-    beast::error_code ec;
-    stream_.socket().read_some(net::buffer(&byte, 1), ec);
-    return ec == net::error::eof || ec == net::error::connection_reset;
-  }
-
- private:
-  net::io_context ioc_;
-  beast::tcp_stream stream_;
-  beast::flat_buffer buffer_;
-};
 
 // --- The engine's own answers, to compare with byte for byte -----------------------------------
 

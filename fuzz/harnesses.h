@@ -1,0 +1,112 @@
+// The bodies of the three libFuzzer harnesses, shared with tests/fuzz_regression_test.cc so
+// that every input a fuzzer ever crashed on is replayed by the normal test suite (and under
+// the sanitizers). Each returns normally on any input; a broken invariant calls abort().
+// Thread-safety: pure functions of their arguments.
+#pragma once
+
+#include <boost/asio/buffer.hpp>
+#include <boost/beast/core/error.hpp>
+#include <boost/beast/http.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "headgrader/grade.h"
+#include "headgrader/limits.h"
+#include "headgrader/problem.h"
+#include "headgrader/report.h"
+#include "headgrader/submission.h"
+#include "router.h"
+
+namespace headgrader::fuzz {
+
+// (a) Raw request bytes through Beast's request parser, with the limits a Session sets, and
+// each request that parses through the Router, as the server would: pipelined requests one
+// after another, at most 8 per input.
+inline void http_request(const server::Router& router, std::string_view input) {
+  namespace http = boost::beast::http;
+  for (int request = 0; request < 8 && !input.empty(); ++request) {
+    http::request_parser<http::string_body> parser;
+    parser.body_limit(limits::kMaxBodyBytes);
+    parser.header_limit(limits::kMaxHeaderBytes);
+    parser.eager(true);
+    boost::beast::error_code ec;
+    const std::size_t used = parser.put(boost::asio::buffer(input.data(), input.size()), ec);
+    if (ec == http::error::need_more) ec = {};
+    if (!ec && !parser.is_done()) parser.put_eof(ec);  // the connection ends here
+    if (ec || !parser.is_done()) return;
+    input.remove_prefix(used);
+    const server::Routed routed = router.route(parser.get());
+    // Every answer is a status the contract knows, with a JSON body.
+    const unsigned status = routed.response.result_int();
+    if (status < 200 || status >= 600) std::abort();
+    if (routed.response[http::field::content_type] != "application/json") std::abort();
+    if (routed.response.body().find("\"reference\"") != std::string::npos) std::abort();
+  }
+}
+
+// (b) A submission body through parse_submission and, once accepted, grade(); the first byte
+// picks the problem. An accepted submission must grade exactly as the definition does
+// (grade_each_string): a wrong grade is a finding too.
+inline void submission(const ProblemSet& problems, std::string_view input) {
+  if (input.empty() || problems.problems().empty()) return;
+  const auto& all = problems.problems();
+  const Problem& problem = *all[static_cast<unsigned char>(input[0]) % all.size()];
+  const Result<Submission> parsed = parse_submission(problem, input.substr(1));
+  if (!parsed) {
+    if (parsed.error().code.empty() || parsed.error().message.empty()) std::abort();
+    return;
+  }
+  const GradeReport report = grade(problem, parsed->weights, parsed->max_failures);
+  const std::string json = report_to_json(problem, report).dump();
+  const GradeReport slow = grade_each_string(problem, parsed->weights, parsed->max_failures);
+  if (report_to_json(problem, slow).dump() != json) {
+    std::fprintf(stderr, "grade() differs from grade_each_string()\n");
+    std::abort();
+  }
+}
+
+// The value of the first "id": "…" of a problem text when it is [a-z0-9-]+, else "fuzz", so
+// that inputs get past the check that the id is the file's name.
+inline std::string id_of(std::string_view text) {
+  const std::size_t key = text.find("\"id\"");
+  if (key == std::string_view::npos) return "fuzz";
+  const std::size_t open = text.find('"', key + 4);
+  if (open == std::string_view::npos) return "fuzz";
+  std::string id;
+  for (std::size_t i = open + 1; i < text.size() && text[i] != '"'; ++i) {
+    const char c = text[i];
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-') || id.size() > 64) {
+      return "fuzz";
+    }
+    id += c;
+  }
+  return id.empty() ? "fuzz" : id;
+}
+
+// (c) A problem file's text through load_problem_text: JSON, fields, shapes, the `expected`
+// language, the tested-set budget and the proof that the reference passes.
+inline void problem_file(std::string_view text) {
+  const ProblemOrDefects loaded = load_problem_text(text, id_of(text) + ".json");
+  if (const auto* defects = std::get_if<std::vector<Defect>>(&loaded)) {
+    if (defects->empty()) std::abort();  // refused without a reason
+    for (const Defect& defect : *defects) {
+      if (defect.message.empty()) std::abort();
+    }
+  }
+}
+
+// The bundled problems (a ProblemSet that lives for the whole process).
+inline const ProblemSet& bundled_problems(const char* dir) {
+  static const ProblemSet* set = [dir] {
+    auto loaded = ProblemSet::load(dir);
+    if (!std::holds_alternative<ProblemSet>(loaded)) std::abort();
+    return new ProblemSet(std::get<ProblemSet>(std::move(loaded)));
+  }();
+  return *set;
+}
+
+}  // namespace headgrader::fuzz

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer harnesses (clang, ASan+UBSan) in build-fuzz and runs each for SECONDS
+# (default 30), one after another, from the seed corpora in fuzz/corpus/<harness>/. New inputs
+# go to build-fuzz/corpus/<harness>/ (the seeds stay as checked in); a crash, leak or timeout
+# is written to build-fuzz/findings/<harness>/ and makes the script exit 1.
+# Usage: fuzz/run.sh [SECONDS]   (env FUZZ_JOBS=N: harnesses run N at a time; default 1)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-30}
+parallel=${FUZZ_JOBS:-1}
+harnesses=(http_request submission problem_file)
+
+CXX=${CXX:-clang++} cmake -S . -B build-fuzz -DHEADGRADER_FUZZ=ON -DBUILD_TESTING=OFF \
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build-fuzz -j2 --target $(printf 'fuzz_%s ' "${harnesses[@]}")
+
+run_one() {
+  local name=$1 work=build-fuzz/corpus/$1 findings=build-fuzz/findings/$1
+  mkdir -p "$work" "$findings"
+  # -timeout: one input over 5 s is a finding; -rss_limit_mb: so is 2 GiB of memory.
+  build-fuzz/fuzz/fuzz_"$name" "$work" "fuzz/corpus/$name" -max_total_time="$seconds" \
+    -rss_limit_mb=2048 -timeout=5 -max_len=65536 -print_final_stats=1 \
+    -artifact_prefix="$findings/" >"build-fuzz/fuzz_$name.log" 2>&1 || true
+}
+
+pids=()
+for name in "${harnesses[@]}"; do
+  run_one "$name" &
+  pids+=($!)
+  if ((${#pids[@]} >= parallel)); then wait "${pids[0]}"; pids=("${pids[@]:1}"); fi
+done
+wait
+
+status=0
+printf '%-14s %12s %10s %s\n' harness executions exec/s findings
+for name in "${harnesses[@]}"; do
+  log=build-fuzz/fuzz_$name.log
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+  found=$(find "build-fuzz/findings/$name" -type f | wc -l)
+  printf '%-14s %12s %10s %s\n' "$name" "${execs:-?}" "${rate:-?}" "$found"
+  if ((found > 0)) || [[ -z $execs ]]; then
+    status=1
+    find "build-fuzz/findings/$name" -type f | sed 's/^/  finding: /'
+    grep -m3 -E 'ERROR|runtime error|SUMMARY' "$log" | sed 's/^/  /' || true
+  fi
+done
+exit $status

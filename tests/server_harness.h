@@ -1,0 +1,232 @@
+// Helpers for the tests that start the real headgrader-server binary on port 0 and speak to
+// it over loopback TCP: the process (listening line, stderr log, exit status), a blocking
+// HTTP client, and raw-bytes exchanges for requests no well-behaved client would send.
+#pragma once
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+namespace headgrader::server::harness {
+
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = net::ip::tcp;
+using namespace std::chrono_literals;
+using HttpResponse = http::response<http::string_body>;
+
+// --- The server process -----------------------------------------------------------------------
+
+struct ExitStatus {
+  bool exited = false;
+  int code = -1;
+};
+
+// Runs the binary with `args`; stdout is a pipe (for the listening line), stderr a file.
+class ServerProcess {
+ public:
+  explicit ServerProcess(std::vector<std::string> args) {
+    static int counter = 0;
+    stderr_path_ =
+        std::filesystem::temp_directory_path() /
+        ("headgrader-e2e-" + std::to_string(getpid()) + "-" + std::to_string(counter++) + ".log");
+    int out[2];
+    if (pipe(out) != 0) throw std::runtime_error("pipe");
+    args.insert(args.begin(), HEADGRADER_SERVER_BIN);
+    std::vector<char*> argv;
+    for (std::string& arg : args) argv.push_back(arg.data());
+    argv.push_back(nullptr);
+    pid_ = fork();
+    if (pid_ == 0) {
+      dup2(out[1], STDOUT_FILENO);
+      const int err = open(stderr_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      dup2(err, STDERR_FILENO);
+      close(out[0]);
+      close(out[1]);
+      execv(argv[0], argv.data());
+      _exit(127);
+    }
+    close(out[1]);
+    stdout_ = out[0];
+  }
+  ServerProcess(const ServerProcess&) = delete;
+  ServerProcess& operator=(const ServerProcess&) = delete;
+
+  ~ServerProcess() {
+    if (!reaped_) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+    }
+    close(stdout_);
+    std::error_code ignored;
+    std::filesystem::remove(stderr_path_, ignored);
+  }
+
+  // The first line on stdout, or "" after `timeout`.
+  std::string read_line(std::chrono::milliseconds timeout = 10s) {
+    std::string line;
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (std::chrono::steady_clock::now() < deadline) {
+      pollfd fd{stdout_, POLLIN, 0};
+      if (poll(&fd, 1, 50) <= 0) continue;
+      char c;
+      if (read(stdout_, &c, 1) != 1) break;
+      if (c == '\n') return line;
+      line += c;
+    }
+    return line;
+  }
+
+  // Everything on stdout until the process closes it (or `timeout`).
+  std::string read_all(std::chrono::milliseconds timeout = 10s) {
+    std::string text;
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (std::chrono::steady_clock::now() < deadline) {
+      pollfd fd{stdout_, POLLIN, 0};
+      if (poll(&fd, 1, 50) <= 0) continue;
+      char buffer[4096];
+      const ssize_t n = read(stdout_, buffer, sizeof buffer);
+      if (n <= 0) break;
+      text.append(buffer, static_cast<std::size_t>(n));
+    }
+    return text;
+  }
+
+  // Waits for the listening line; returns the port, or 0.
+  std::uint16_t wait_listening() {
+    const std::string line = read_line();
+    const std::string prefix = "listening on http://";
+    if (!line.starts_with(prefix)) {
+      ADD_FAILURE() << "no listening line; got \"" << line << "\"; stderr: " << stderr_text();
+      return 0;
+    }
+    return static_cast<std::uint16_t>(std::stoi(line.substr(line.rfind(':') + 1)));
+  }
+
+  void signal(int sig) { kill(pid_, sig); }
+
+  ExitStatus wait(std::chrono::milliseconds timeout = 10s) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    int status = 0;
+    while (std::chrono::steady_clock::now() < deadline) {
+      if (waitpid(pid_, &status, WNOHANG) == pid_) {
+        reaped_ = true;
+        return {WIFEXITED(status), WIFEXITED(status) ? WEXITSTATUS(status) : -1};
+      }
+      std::this_thread::sleep_for(10ms);
+    }
+    return {};
+  }
+
+  std::string stderr_text() const {
+    std::ifstream in(stderr_path_);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+  }
+
+ private:
+  pid_t pid_ = -1;
+  int stdout_ = -1;
+  bool reaped_ = false;
+  std::filesystem::path stderr_path_;
+};
+
+// --- A blocking HTTP client (reads give up after 10 s) -----------------------------------------
+
+class Client {
+ public:
+  explicit Client(std::uint16_t port) : stream_(ioc_) {
+    stream_.connect(tcp::endpoint(net::ip::address_v4::loopback(), port));
+    timeval timeout{10, 0};
+    setsockopt(stream_.socket().native_handle(), SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+  }
+
+  HttpResponse send(http::verb method, const std::string& target, const std::string& body = "",
+                    const std::string& content_type = "application/json") {
+    write(method, target, body, content_type);
+    return read();
+  }
+
+  void write(http::verb method, const std::string& target, const std::string& body = "",
+             const std::string& content_type = "application/json") {
+    http::request<http::string_body> request{method, target, 11};
+    request.set(http::field::host, "localhost");
+    if (!body.empty() || method == http::verb::post) {
+      request.set(http::field::content_type, content_type);
+      if (content_type.empty()) request.erase(http::field::content_type);
+      request.body() = body;
+      request.prepare_payload();
+    }
+    http::write(stream_, request);
+  }
+
+  void write_raw(std::string_view bytes) { net::write(stream_.socket(), net::buffer(bytes)); }
+
+  HttpResponse read() {
+    HttpResponse response;
+    http::read(stream_, buffer_, response);
+    return response;
+  }
+
+  // True when the server has closed the connection (a read sees end of stream).
+  bool closed_by_server() {
+    char byte;
+    beast::error_code ec;
+    stream_.socket().read_some(net::buffer(&byte, 1), ec);
+    return ec == net::error::eof || ec == net::error::connection_reset;
+  }
+
+ private:
+  net::io_context ioc_;
+  beast::tcp_stream stream_;
+  beast::flat_buffer buffer_;
+};
+
+// --- Raw bytes --------------------------------------------------------------------------------
+
+// Sends `bytes` on a fresh connection and reads one response (nullopt when the server closes
+// without one, or after `timeout`).
+inline std::optional<HttpResponse> exchange_raw(std::uint16_t port, std::string_view bytes,
+                                                std::chrono::milliseconds timeout = 10s) {
+  net::io_context ioc;
+  beast::tcp_stream stream(ioc);
+  beast::error_code ec;
+  stream.socket().connect(tcp::endpoint(net::ip::address_v4::loopback(), port), ec);
+  if (ec) return std::nullopt;
+  const timeval tv{static_cast<time_t>(timeout.count() / 1000),
+                   static_cast<suseconds_t>(timeout.count() % 1000 * 1000)};
+  setsockopt(stream.socket().native_handle(), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  setsockopt(stream.socket().native_handle(), SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+  // The server may answer (and stop reading) before all is sent: a failed write is fine.
+  net::write(stream.socket(), net::buffer(bytes.data(), bytes.size()), ec);
+  beast::flat_buffer buffer;
+  http::response_parser<http::string_body> parser;
+  parser.body_limit(16 * 1024 * 1024);
+  parser.skip(bytes.starts_with("HEAD "));  // an answer to HEAD has no body
+  http::read(stream.socket(), buffer, parser, ec);
+  if (ec) return std::nullopt;
+  return parser.release();
+}
+
+}  // namespace headgrader::server::harness
