@@ -100,6 +100,25 @@ void BM_GradeRequest(benchmark::State& state) {
 }
 BENCHMARK(BM_GradeRequest)->Unit(benchmark::kMicrosecond);
 
+// Its three parts on their own: parse and check, grade, render.
+void BM_GradeRequestPart(benchmark::State& state) {
+  static auto loaded = ProblemSet::load(HEADGRADER_SOURCE_DIR "/problems");
+  const Problem& p = *std::get<ProblemSet>(loaded).find("consonant-anywhere");
+  const std::string body = R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]})";
+  auto submission = parse_submission(p, body);
+  const auto report = grade(p, submission->weights, submission->max_failures);
+  for (auto _ : state) {
+    switch (state.range(0)) {
+      case 0: benchmark::DoNotOptimize(parse_submission(p, body)); break;
+      case 1: benchmark::DoNotOptimize(grade(p, submission->weights, 3).score); break;
+      default: benchmark::DoNotOptimize(report_to_json(p, report).dump()); break;
+    }
+  }
+  static const char* kParts[] = {"parse", "grade", "render"};
+  state.SetLabel(kParts[state.range(0)]);
+}
+BENCHMARK(BM_GradeRequestPart)->DenseRange(0, 2)->Unit(benchmark::kMicrosecond);
+
 }  // namespace
 }  // namespace headgrader
 

@@ -19,11 +19,13 @@ run_one() {
   mkdir -p "$work" "$findings"
   # -timeout: one input over 5 s is a finding; -rss_limit_mb: so is 2 GiB of memory. A
   # problem file at the tested-set budget (40 M strings) legitimately takes seconds to prove
-  # under the fuzzer's instrumentation (0.5 s in Release), so that harness gets 30 s.
+  # under the fuzzer's instrumentation (0.5 s in Release), so that harness gets 30 s. A
+  # slow unit is written to findings/ only past that timeout, where it is a finding anyway.
   local timeout=5
   [[ $name == problem_file ]] && timeout=30
   build-fuzz/fuzz/fuzz_"$name" "$work" "fuzz/corpus/$name" -max_total_time="$seconds" \
-    -rss_limit_mb=2048 -timeout="$timeout" -max_len=65536 -print_final_stats=1 \
+    -rss_limit_mb=2048 -timeout="$timeout" -report_slow_units="$timeout" -max_len=65536 \
+    -print_final_stats=1 \
     -artifact_prefix="$findings/" >"build-fuzz/fuzz_$name.log" 2>&1 || true
 }
 

@@ -1,12 +1,13 @@
 #include "exhaustive.h"
 
+#include <algorithm>
 #include <cmath>
-#include <map>
 #include <optional>
 #include <vector>
 
 #include "head_math.h"
 #include "headgrader/grade.h"
+#include "headgrader/strings.h"
 #include "portable_exp.h"
 
 namespace headgrader {
@@ -125,40 +126,85 @@ class GroupCountHead {
 // Prefixes with the same group counts (a "state") give the same fast row; when `expected`
 // does not read positions they also give the same expected row, so a clear verdict found
 // once holds for every prefix in that state with that last group. States are numbered as
-// they are met; next_[state * g + group] is the state one token later.
+// they are met; next_[state * g + group] is the state one token later. Each new state is
+// found by one lookup in an open-addressing table keyed by a hash that adds a random
+// weight per token (so a child's hash is its parent's plus one term): no allocation per
+// state, which matters when a grade meets a few dozen states in a few microseconds.
 class StateTable {
  public:
-  explicit StateTable(std::size_t groups) : g_(groups) { id_of(std::vector<int>(g_, 0)); }
+  explicit StateTable(std::size_t groups) : g_(groups), weight_(groups), slots_(64, -1) {
+    SplitMix64 rng(0x5eed);
+    for (auto& w : weight_) w = rng.next();
+    counts_.assign(g_, 0);  // state 0: the empty prefix
+    hash_.push_back(0);
+    next_.assign(g_, -1);
+    verdicts_.assign(g_, -1);
+    slots_[slot_of(0)] = 0;
+  }
 
   int next(int state, std::size_t group) {
-    const std::size_t slot = static_cast<std::size_t>(state) * g_ + group;
-    if (next_[slot] < 0) {
-      std::vector<int> grown(counts(state), counts(state) + g_);
-      ++grown[group];
-      const int id = id_of(grown);  // may grow next_: index it again afterwards
-      next_[slot] = id;
+    const std::size_t at = static_cast<std::size_t>(state) * g_ + group;
+    if (next_[at] < 0) {
+      const int id = find_or_add(state, group);  // grows next_: index it again afterwards
+      next_[at] = id;
     }
-    return next_[slot];
+    return next_[at];
   }
   const int* counts(int state) const { return &counts_[static_cast<std::size_t>(state) * g_]; }
   // -1 unknown, 0 pass, 1 fail, 2 too close to call from the state (judge each prefix).
   signed char& verdict(int state, std::size_t group) {
     return verdicts_[static_cast<std::size_t>(state) * g_ + group];
   }
+  std::size_t size() const { return hash_.size(); }
 
  private:
-  int id_of(const std::vector<int>& counts) {
-    const auto [at, fresh] = ids_.emplace(counts, static_cast<int>(ids_.size()));
-    if (fresh) {
-      counts_.insert(counts_.end(), counts.begin(), counts.end());
-      next_.resize(next_.size() + g_, -1);
-      verdicts_.resize(verdicts_.size() + g_, -1);
+  std::size_t slot_of(std::uint64_t hash) const {
+    return static_cast<std::size_t>((hash * 0x9E3779B97F4A7C15ULL) >> 32) & (slots_.size() - 1);
+  }
+
+  // The state of `parent`'s counts with one more of `group`.
+  int find_or_add(int parent, std::size_t group) {
+    const std::uint64_t hash = hash_[static_cast<std::size_t>(parent)] + weight_[group];
+    const int* base = counts(parent);
+    const auto is_child = [&](int id) {
+      const int* n = counts(id);
+      for (std::size_t b = 0; b < g_; ++b) {
+        if (n[b] != base[b] + (b == group)) return false;
+      }
+      return true;
+    };
+    std::size_t slot = slot_of(hash);
+    for (; slots_[slot] >= 0; slot = (slot + 1) & (slots_.size() - 1)) {
+      const int id = slots_[slot];
+      if (hash_[static_cast<std::size_t>(id)] == hash && is_child(id)) return id;
     }
-    return at->second;
+    const int id = static_cast<int>(size());
+    const std::size_t from = static_cast<std::size_t>(parent) * g_, to = counts_.size();
+    counts_.resize(to + g_);  // may move counts_: `base` is stale from here
+    std::copy_n(counts_.begin() + static_cast<std::ptrdiff_t>(from), g_,
+                counts_.begin() + static_cast<std::ptrdiff_t>(to));
+    ++counts_[to + group];
+    hash_.push_back(hash);
+    next_.resize(next_.size() + g_, -1);
+    verdicts_.resize(verdicts_.size() + g_, -1);
+    slots_[slot] = id;
+    if (2 * size() > slots_.size()) rehash();
+    return id;
+  }
+
+  void rehash() {
+    slots_.assign(2 * slots_.size(), -1);
+    for (std::size_t id = 0; id < size(); ++id) {
+      std::size_t slot = slot_of(hash_[id]);
+      while (slots_[slot] >= 0) slot = (slot + 1) & (slots_.size() - 1);
+      slots_[slot] = static_cast<int>(id);
+    }
   }
 
   std::size_t g_;
-  std::map<std::vector<int>, int> ids_;
+  std::vector<std::uint64_t> weight_;  // per group: a state's hash is Σ counts · weights
+  std::vector<int> slots_;             // open addressing: state ids, -1 empty; power of 2
+  std::vector<std::uint64_t> hash_;    // per state
   std::vector<int> counts_, next_;
   std::vector<signed char> verdicts_;
 };
@@ -171,9 +217,14 @@ class PrefixJudge::Impl {
   Impl(const Problem& p, const HeadWeights& w, int max_depth)
       : p_(p), w_(w), by_counts_(!p.head.W_P), memo_(by_counts_ && !p.expected->reads_positions()),
         rows_(p.head, w, max_depth), expected_(p, max_depth), states_(p.representatives.size()),
-        state_at_(static_cast<std::size_t>(max_depth) + 1, 0), out_(p.n_v), want_(p.n_v) {
+        state_at_(static_cast<std::size_t>(max_depth) + 1, 0), out_(p.n_v), want_(p.n_v),
+        class_counts_(p.classes.names.size()) {
     if (by_counts_) fast_.emplace(p, w);
   }
+
+  // The exhaustive set's failures counted over count states instead of prefixes (see
+  // count_exhaustive_failures in exhaustive.h); nullopt, with nothing added, when it cannot be.
+  std::optional<std::uint64_t> count_failures(int E, FailureCollector& failures);
 
   bool passes(std::span<const int> prefix) {
     const std::size_t d = prefix.size();
@@ -212,14 +263,124 @@ class PrefixJudge::Impl {
   PrefixHead rows_;
   PrefixExpected expected_;
   StateTable states_;
+  Verdict state_verdict(int state, std::size_t group);
+
   std::vector<int> state_at_;  // state of the prefix of each length on the current path
   std::vector<double> out_, want_;
+  TokenString canonical_;           // state_verdict's prefix
+  std::vector<int> class_counts_;   // and its class counts
 };
+
+// The verdict of any prefix in `state` whose last token is in `group`, found once from a
+// canonical prefix with those counts (the groups in order, `group` moved last): without W_P
+// and positions in `expected`, every such prefix has the same fast row and expected row.
+Verdict PrefixJudge::Impl::state_verdict(int state, std::size_t group) {
+  signed char& known = states_.verdict(state, group);
+  if (known < 0) {
+    const int* n = states_.counts(state);
+    canonical_.clear();
+    for (std::size_t b = 0; b < p_.representatives.size(); ++b) {
+      canonical_.insert(canonical_.end(), static_cast<std::size_t>(n[b] - (b == group)),
+                        p_.representatives[b]);
+    }
+    canonical_.push_back(p_.representatives[group]);
+    count_classes(p_.classes, canonical_, class_counts_);
+    fast_->row(n, group, out_.data());
+    (void)p_.expected->evaluate(PrefixFacts{canonical_, class_counts_},  // checked at load
+                                std::span<double>(want_.data(), p_.n_v));
+    const Verdict verdict = judge(fast_->margin());
+    known = verdict == Verdict::kPass ? 0 : verdict == Verdict::kFail ? 1 : 2;
+  }
+  return known == 0 ? Verdict::kPass : known == 1 ? Verdict::kFail : Verdict::kTooClose;
+}
+
+std::optional<std::uint64_t> PrefixJudge::Impl::count_failures(int E, FailureCollector& failures) {
+  if (!memo_ || E <= 0) return std::nullopt;
+  constexpr auto kNone = static_cast<std::size_t>(-1);
+  const auto& reps = p_.representatives;
+  const std::size_t g = reps.size();
+  // strings_of[r] = g^r, the extensions of length r of any prefix (≤ the tested budget).
+  std::vector<std::uint64_t> strings_of(static_cast<std::size_t>(E) + 1, 1);
+  for (int r = 1; r <= E; ++r) strings_of[r] = strings_of[r - 1] * g;
+
+  // The states reached by passing prefixes, depth by depth (a state's depth is the sum of
+  // its counts): listed[level[d] .. level[d+1]) are those of depth d. A failing prefix needs
+  // no state: its whole subtree fails.
+  std::vector<int> listed{0};  // the empty prefix
+  std::vector<std::size_t> level{0, 1};
+  std::vector<std::size_t> row(states_.size(), kNone);  // state -> its row in `passing`
+  row[0] = 0;
+  for (int d = 0; d < E; ++d) {
+    for (std::size_t i = level[d]; i < level[d + 1]; ++i) {
+      for (std::size_t a = 0; a < g; ++a) {
+        const int c = states_.next(listed[i], a);
+        const Verdict verdict = state_verdict(c, a);
+        if (verdict == Verdict::kTooClose) return std::nullopt;  // judge each prefix instead
+        if (verdict == Verdict::kFail) continue;
+        if (static_cast<std::size_t>(c) >= row.size()) row.resize(states_.size(), kNone);
+        if (row[c] == kNone) {
+          row[c] = listed.size();
+          listed.push_back(c);
+        }
+      }
+    }
+    level.push_back(listed.size());
+  }
+  // passing[row[s] * (E + 1) + r]: extensions of length r (≤ E − depth) of a passing prefix
+  // in state s whose every position passes. Deepest states first: a child's are ready.
+  const std::size_t width = static_cast<std::size_t>(E) + 1;
+  std::vector<std::uint64_t> passing(listed.size() * width, 0);
+  const auto passing_of = [&](int state) { return &passing[row[state] * width]; };
+  for (int d = E; d >= 0; --d) {
+    for (std::size_t i = level[d]; i < level[d + 1]; ++i) {
+      std::uint64_t* mine = passing_of(listed[i]);
+      mine[0] = 1;
+      for (std::size_t a = 0; a < g && d < E; ++a) {
+        const int c = states_.next(listed[i], a);
+        if (state_verdict(c, a) != Verdict::kPass) continue;
+        const std::uint64_t* child = passing_of(c);
+        for (int r = 1; r <= E - d; ++r) mine[r] += child[r - 1];
+      }
+    }
+  }
+  std::uint64_t failed = 0;
+  for (int r = 1; r <= E; ++r) failed += strings_of[r] - passing_of(0)[r];
+
+  // The failing strings that could make the report: each length in alphabet order, visiting
+  // only subtrees that hold a failure of that length, until one is not kept.
+  TokenString s;
+  const auto visit = [&](auto& self, std::size_t d, int state, bool failed_above) -> bool {
+    if (d == s.size()) return failures.add(s);
+    const std::size_t r = s.size() - d - 1;  // tokens after this one
+    for (std::size_t a = 0; a < g; ++a) {
+      bool fails = failed_above;
+      int c = -1;
+      if (!fails) {
+        c = states_.next(state, a);
+        fails = state_verdict(c, a) == Verdict::kFail;
+        if (!fails && passing_of(c)[r] == strings_of[r]) continue;  // nothing fails below
+      }
+      s[d] = reps[a];
+      if (!self(self, d + 1, c, fails)) return false;
+    }
+    return true;
+  };
+  for (int length = 1; length <= E && failures.accepts(static_cast<std::size_t>(length));
+       ++length) {
+    s.assign(static_cast<std::size_t>(length), 0);
+    visit(visit, 0, 0, false);
+  }
+  return failed;
+}
 
 PrefixJudge::PrefixJudge(const Problem& p, const HeadWeights& w, int max_depth)
     : impl_(std::make_unique<Impl>(p, w, max_depth)) {}
 PrefixJudge::~PrefixJudge() = default;
 bool PrefixJudge::passes(std::span<const int> prefix) { return impl_->passes(prefix); }
+std::optional<std::uint64_t> PrefixJudge::count_exhaustive_failures(int E,
+                                                                  FailureCollector& failures) {
+  return impl_->count_failures(E, failures);
+}
 
 std::uint64_t grade_exhaustive(const Problem& p, const HeadWeights& w, PrefixJudge* judge,
                                FailureCollector& failures) {
@@ -227,6 +388,7 @@ std::uint64_t grade_exhaustive(const Problem& p, const HeadWeights& w, PrefixJud
   const int E = p.strings.exhaustive_length;
   std::uint64_t failed = 0;
   if (judge) {
+    if (const auto counted = judge->count_exhaustive_failures(E, failures)) return *counted;
     walk_prefixes(reps, E, [&](std::span<const int> prefix) {
       if (judge->passes(prefix)) return true;
       failed += 1 + exhaustive_count(reps.size(), E - static_cast<int>(prefix.size()));

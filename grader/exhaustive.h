@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 
 #include "headgrader/problem.h"
@@ -24,6 +25,14 @@ class PrefixJudge {
   PrefixJudge(const Problem& problem, const HeadWeights& weights, int max_depth);
   ~PrefixJudge();
   bool passes(std::span<const int> prefix);
+  // How many strings of the exhaustive set (lengths 1..E) fail, adding those that could make
+  // the report to `failures`, computed over count states: a prefix's verdict depends only on
+  // its group counts and last group, so the passing strings are counted by dynamic
+  // programming over states, O(states × groups × E) instead of O(groups^E). nullopt, with
+  // nothing added, when verdicts are not a function of the state (the head has W_P, or
+  // `expected` uses `at`) or a passing path meets a row too close to the tolerance to judge
+  // without the exact per-prefix arithmetic; the caller then walks the tree.
+  std::optional<std::uint64_t> count_exhaustive_failures(int E, FailureCollector& failures);
 
  private:
   class Impl;

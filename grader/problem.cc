@@ -126,9 +126,32 @@ void check_expected_everywhere(const Problem& p, DefectList& defects) {
     }
     return !problem_found;
   };
-  PrefixExpected walk_expected(p, p.strings.exhaustive_length);
-  walk_prefixes(p.representatives, p.strings.exhaustive_length,
-                [&](std::span<const int> prefix) { return check(walk_expected, prefix, prefix); });
+  const auto walk_all = [&] {
+    PrefixExpected walk_expected(p, p.strings.exhaustive_length);
+    walk_prefixes(p.representatives, p.strings.exhaustive_length, [&](std::span<const int> prefix) {
+      return check(walk_expected, prefix, prefix);
+    });
+  };
+  if (p.expected->reads_positions()) {
+    walk_all();
+  } else {
+    // Without `at`, the value at a prefix depends only on its group counts and last group,
+    // and every such pair is met by a prefix whose tokens before the last are in alphabet
+    // order: descending only below those proves the whole set in O(states × groups). A
+    // fault found that way is looked up again by the full walk, so that the message names
+    // the same string it always does.
+    PrefixExpected by_state(p, p.strings.exhaustive_length);
+    walk_prefixes(p.representatives, p.strings.exhaustive_length,
+                  [&](std::span<const int> prefix) {
+                    const auto d = prefix.size();
+                    const bool in_order = d < 2 || prefix[d - 2] <= prefix[d - 1];
+                    return check(by_state, prefix, prefix) && in_order;
+                  });
+    if (problem_found) {
+      problem_found.reset();
+      walk_all();
+    }
+  }
   for (const auto& s : p.extra_strings) {
     if (problem_found) break;
     PrefixExpected expected(p, static_cast<int>(s.size()));

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "../grader/exhaustive.h"
 #include "headgrader/grade.h"
 #include "headgrader/report.h"
 #include "test_support.h"
@@ -15,10 +16,33 @@ namespace {
 using testing::bundled;
 using testing::rows;
 
-void expect_same_report(const Problem& p, const HeadWeights& w, const std::string& what) {
-  const auto fast = report_to_json(p, grade(p, w, 100)).dump();
-  const auto plain = report_to_json(p, grade_each_string(p, w, 100)).dump();
-  EXPECT_EQ(fast, plain) << what;
+// With each max_failures that changes which failures are kept (all by default).
+void expect_same_report(const Problem& p, const HeadWeights& w, const std::string& what,
+                        std::vector<int> max_failures_tried = {0, 1, 3, 100}) {
+  for (const int max_failures : max_failures_tried) {
+    const auto fast = report_to_json(p, grade(p, w, max_failures)).dump();
+    const auto plain = report_to_json(p, grade_each_string(p, w, max_failures)).dump();
+    EXPECT_EQ(fast, plain) << what << ", max_failures " << max_failures;
+  }
+}
+
+// The exhaustive strings, shortest first and in alphabet order, that fail under the
+// independent head (whole-matrix products, std::exp): none of the engine's paths.
+std::vector<TokenString> failing_by_brute_force(const Problem& p, const HeadWeights& w) {
+  std::vector<TokenString> failing;
+  for (int length = 1; length <= p.strings.exhaustive_length; ++length) {
+    TokenString s(static_cast<std::size_t>(length), 0);
+    std::vector<std::size_t> digit(s.size(), 0);
+    while (true) {
+      for (std::size_t k = 0; k < s.size(); ++k) s[k] = p.representatives[digit[k]];
+      const Matrix error = testing::independent_head(p.head, w, s).out - expected_output(p, s);
+      if (!(error.cwiseAbs().maxCoeff() <= p.tolerance)) failing.push_back(s);
+      std::size_t k = s.size();
+      while (k > 0 && ++digit[k - 1] == p.representatives.size()) digit[--k] = 0;
+      if (k == 0) break;
+    }
+  }
+  return failing;
 }
 
 Problem load_test_problem(const std::string& name) {
@@ -76,9 +100,85 @@ TEST(ExhaustiveGrading, EqualsStringByStringOnRandomHeadsOfEverySharpness) {
   for (const Problem* p : {&bundled("consonant-anywhere"), &bundled("consonant-proportion"),
                            &bundled("first-position"), &three, &reads_positions}) {
     for (int trial = 0; trial < 40; ++trial) {
-      expect_same_report(*p, random.head(*p, trial), p->id + " trial " + std::to_string(trial));
+      expect_same_report(*p, random.head(*p, trial), p->id + " trial " + std::to_string(trial),
+                         {std::vector<int>{0, 1, 3, 100}[trial % 4]});
     }
   }
+}
+
+TEST(ExhaustiveGrading, CountsOverStatesMatchBruteForceWithAnIndependentHead) {
+  RandomHeads random(23);
+  Problem three = load_test_problem("three-letters.json");
+  Problem anywhere = bundled("consonant-anywhere");
+  Problem proportion = bundled("consonant-proportion");
+  for (Problem* p : {&anywhere, &proportion, &three}) {
+    p->extra_strings.clear();  // the exhaustive set alone
+    for (int trial = 0; trial < 30; ++trial) {
+      const HeadWeights w = random.head(*p, trial);
+      const auto failing = failing_by_brute_force(*p, w);
+      const int max_failures = std::vector<int>{0, 1, 3, 100}[trial % 4];
+      const auto report = grade(*p, w, max_failures);
+      const std::string what = p->id + " trial " + std::to_string(trial);
+      EXPECT_EQ(report.failed, failing.size()) << what;
+      ASSERT_EQ(report.failures.size(),
+                std::min(failing.size(), static_cast<std::size_t>(max_failures)))
+          << what;
+      for (std::size_t k = 0; k < report.failures.size(); ++k) {
+        EXPECT_EQ(p->spell(report.failures[k].input), p->spell(failing[k])) << what;
+      }
+    }
+  }
+}
+
+TEST(ExhaustiveGrading, CountsOverStatesOnlyWhenVerdictsDependOnCountsAlone) {
+  const auto counted = [](const Problem& p) {
+    PrefixJudge judge(p, p.reference, p.strings.max_length);
+    FailureCollector failures(3);
+    return judge.count_exhaustive_failures(p.strings.exhaustive_length, failures);
+  };
+  // Rows and `expected` are functions of the group counts and the last group.
+  EXPECT_EQ(counted(bundled("consonant-anywhere")), 0u);
+  EXPECT_EQ(counted(bundled("consonant-proportion")), 0u);
+  // W_P makes rows depend on positions; `at` makes `expected` depend on them.
+  EXPECT_EQ(counted(bundled("first-position")), std::nullopt);
+  EXPECT_EQ(counted(load_test_problem("own-class-by-position.json")), std::nullopt);
+}
+
+TEST(ExhaustiveGrading, LengthTwentyFourOverTwoGroupsIsCountedExactly) {
+  // 33 554 430 strings under a soft key: q = 1 for every token, k = 0 for a vowel and 1 for
+  // a consonant. At a position with v vowels and c ≥ 1 consonants so far the output is
+  // [v, c·e] / (v + c·e) against [0, 1]: both components are off by v / (v + c·e), so the
+  // position passes iff v ≤ c·e / 9 (no pair of counts up to 24 is near a tie). Count the
+  // strings whose every position passes by that inequality, over (v, c).
+  Problem p = bundled("consonant-anywhere");
+  ASSERT_EQ(p.head.scale, 1.0);
+  p.strings.max_length = p.strings.exhaustive_length = 24;
+  p.exhaustive_total = exhaustive_count(2, 24);
+  p.extra_strings.clear();
+  const HeadWeights soft{rows({{1, 1}}), rows({{0, 1}}), rows({{1, 0}, {0, 1}})};
+  const auto position_passes = [](int v, int c) { return c == 0 || 9.0 * v <= c * std::exp(1.0); };
+  // ways[v][c]: strings with v vowels and c consonants passing at every position.
+  std::vector<std::vector<std::uint64_t>> ways(25, std::vector<std::uint64_t>(25, 0));
+  ways[0][0] = 1;
+  std::uint64_t passing = 0;
+  for (int length = 1; length <= 24; ++length) {
+    for (int c = 0; c <= length; ++c) {
+      const int v = length - c;
+      std::uint64_t n = 0;
+      if (v > 0) n += ways[v - 1][c];  // a vowel last
+      if (c > 0) n += ways[v][c - 1];  // a consonant last
+      ways[v][c] = position_passes(v, c) ? n : 0;
+      passing += ways[v][c];
+    }
+  }
+  const auto report = grade(p, soft, 3);
+  EXPECT_EQ(report.total, 33554430u);
+  EXPECT_EQ(report.passed_count, passing);
+  EXPECT_EQ(report.failed, 33554430u - passing);
+  // The first three in report order: v = 1, c = 1 fails at position 2, v = 2, c = 1 at 3.
+  std::vector<std::string> first;
+  for (const auto& f : report.failures) first.push_back(p.spell(f.input));
+  EXPECT_EQ(first, (std::vector<std::string>{"ab", "ba", "aab"}));
 }
 
 TEST(ExhaustiveGrading, RowsExactlyAtTheToleranceAreJudgedAsOnTheirOwn) {

@@ -338,6 +338,19 @@ TEST(ProblemLoading, ExpectedDividingByZeroOnATestedString) {
                                  "                   ^"});
 }
 
+TEST(ProblemLoading, ExpectedDividingByZeroDeepInTheSetNamesTheFirstStringInTestOrder) {
+  // Five consonants first occur within length 6 under "a" at "abbbbb": the set is proven
+  // one prefix per count state, and the fault found there is named as the walk meets it.
+  auto p = tiny_problem();
+  p["expected"] = "count(vowel) / (count(consonant) - 5)";
+  p["strings"] = Json::parse(R"({"max_length": 6})");
+  p["reference"]["W_V"] = Json::parse("[[0, 1]]");
+  EXPECT_EQ(defects_of(p), Lines{"tiny.json: expected: divides by zero on the tested string "
+                                 "\"abbbbb\" at position 6\n"
+                                 "  count(vowel) / (count(consonant) - 5)\n"
+                                 "               ^"});
+}
+
 TEST(ProblemLoading, ExpectedDividingByZeroOnlyOnAnExample) {
   // No exhaustive set: the examples alone are tested, and the message names the whole
   // example ("bb"), not the prefix where the division fails.
