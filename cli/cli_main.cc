@@ -109,7 +109,7 @@ int grade(const std::vector<std::string>& args) {
   if (text) {
     std::cout << headgrader::report_to_text(*problem, report);
   } else {
-    std::cout << headgrader::report_to_json(*problem, report).dump() << "\n";
+    std::cout << headgrader::report_json(*problem, report) << "\n";
   }
   return report.passed ? 0 : 1;
 }

@@ -61,9 +61,9 @@ inline void submission(const ProblemSet& problems, std::string_view input) {
     return;
   }
   const GradeReport report = grade(problem, parsed->weights, parsed->max_failures);
-  const std::string json = report_to_json(problem, report).dump();
+  const std::string json = report_json(problem, report);
   const GradeReport slow = grade_each_string(problem, parsed->weights, parsed->max_failures);
-  if (report_to_json(problem, slow).dump() != json) {
+  if (report_json(problem, slow) != json) {
     std::fprintf(stderr, "grade() differs from grade_each_string()\n");
     std::abort();
   }

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "headgrader/report.h"
+#include "json_writer.h"
 
 namespace headgrader {
 namespace {
@@ -13,25 +14,24 @@ Json strings_of(const std::vector<std::string>& items) {
   return out;
 }
 
-Json trace_to_json(const AttentionTrace& t) {
-  return Json{{"embeddings", matrix_to_json(t.embeddings)},
-              {"Q", matrix_to_json(t.Q)},
-              {"K", matrix_to_json(t.K)},
-              {"V", matrix_to_json(t.V)},
-              {"scores", matrix_to_json(t.scores)},
-              {"masked_scores", matrix_to_json(t.masked_scores)},
-              {"attention", matrix_to_json(t.attention)},
-              {"output", matrix_to_json(t.output)}};
+void write_trace(JsonWriter& out, const AttentionTrace& t) {
+  out.begin_object();
+  out.key("embeddings").matrix(t.embeddings);
+  out.key("Q").matrix(t.Q);
+  out.key("K").matrix(t.K);
+  out.key("V").matrix(t.V);
+  out.key("scores").matrix(t.scores);
+  out.key("masked_scores").matrix(t.masked_scores);
+  out.key("attention").matrix(t.attention);
+  out.key("output").matrix(t.output);
+  out.end_object();
 }
 
 }  // namespace
 
 Json number_to_json(double x) {
   if (!std::isfinite(x)) return nullptr;  // −∞ marks a masked score
-  // Whole numbers print as integers ([1, 0], not [1.0, 0.0]) and −0 as 0.
-  if (x == std::floor(x) && std::fabs(x) < 9007199254740992.0) {
-    return static_cast<std::int64_t>(x);
-  }
+  if (prints_as_integer(x)) return static_cast<std::int64_t>(x);
   return x;
 }
 
@@ -45,31 +45,44 @@ Json matrix_to_json(const Matrix& m) {
   return rows;
 }
 
-Json report_to_json(const Problem& problem, const GradeReport& report) {
-  Json examples = Json::array();
+std::string report_json(const Problem& problem, const GradeReport& report) {
+  JsonWriter out;
+  out.begin_object();
+  out.key("problem").value(report.problem);
+  out.key("passed").value(report.passed);
+  out.key("score").value(report.score);
+  out.key("tests").begin_object();
+  out.key("total").value(report.total);
+  out.key("passed").value(report.passed_count);
+  out.key("failed").value(report.failed);
+  out.end_object();
+  out.key("examples").begin_array();
   for (const auto& e : report.examples) {
-    examples.push_back(Json{{"input", problem.spell(e.input)},
-                            {"passed", e.passed},
-                            {"expected", matrix_to_json(e.expected)},
-                            {"output", matrix_to_json(e.output)}});
+    out.begin_object();
+    out.key("input").value(problem.spell(e.input));
+    out.key("passed").value(e.passed);
+    out.key("expected").matrix(e.expected);
+    out.key("output").matrix(e.output);
+    out.end_object();
   }
-  Json failures = Json::array();
+  out.end_array();
+  out.key("failures").begin_array();
   for (const auto& f : report.failures) {
-    failures.push_back(Json{{"input", problem.spell(f.input)},
-                            {"failing_positions", f.failing_positions},
-                            {"max_error", number_to_json(f.max_error)},
-                            {"expected", matrix_to_json(f.expected)},
-                            {"output", matrix_to_json(f.trace.output)},
-                            {"trace", trace_to_json(f.trace)}});
+    out.begin_object();
+    out.key("input").value(problem.spell(f.input));
+    out.key("failing_positions").begin_array();
+    for (const int position : f.failing_positions) out.value(position);
+    out.end_array();
+    out.key("max_error").number(f.max_error);
+    out.key("expected").matrix(f.expected);
+    out.key("output").matrix(f.trace.output);
+    out.key("trace");
+    write_trace(out, f.trace);
+    out.end_object();
   }
-  return Json{{"problem", report.problem},
-              {"passed", report.passed},
-              {"score", report.score},
-              {"tests", Json{{"total", report.total},
-                             {"passed", report.passed_count},
-                             {"failed", report.failed}}},
-              {"examples", std::move(examples)},
-              {"failures", std::move(failures)}};
+  out.end_array();
+  out.end_object();
+  return out.take();
 }
 
 Json problem_to_json(const Problem& p) {

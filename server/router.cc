@@ -173,7 +173,7 @@ Routed Router::answer_grade(const Problem& problem, const Request& request) cons
 
   const GradeReport report =
       headgrader::grade(problem, submission->weights, submission->max_failures);
-  return {json_answer(request, http::status::ok, report_to_json(problem, report).dump()),
+  return {json_answer(request, http::status::ok, report_json(problem, report)),
           problem.id, report.passed};
 }
 

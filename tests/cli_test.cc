@@ -60,7 +60,7 @@ TEST(Cli, GradePrintsExactlyTheServersJson) {
   const Problem& p = testing::bundled("consonant-anywhere");
   const auto submission = parse_submission(p, body);
   ASSERT_TRUE(submission.ok());
-  EXPECT_EQ(r.out, report_to_json(p, grade(p, submission->weights, 3)).dump() + "\n");
+  EXPECT_EQ(r.out, report_json(p, grade(p, submission->weights, 3)) + "\n");
 }
 
 TEST(Cli, GradeTextShowsTheFailingStringAndTheAttentionMatrix) {

@@ -20,8 +20,8 @@ using testing::rows;
 void expect_same_report(const Problem& p, const HeadWeights& w, const std::string& what,
                         std::vector<int> max_failures_tried = {0, 1, 3, 100}) {
   for (const int max_failures : max_failures_tried) {
-    const auto fast = report_to_json(p, grade(p, w, max_failures)).dump();
-    const auto plain = report_to_json(p, grade_each_string(p, w, max_failures)).dump();
+    const auto fast = report_json(p, grade(p, w, max_failures));
+    const auto plain = report_json(p, grade_each_string(p, w, max_failures));
     EXPECT_EQ(fast, plain) << what << ", max_failures " << max_failures;
   }
 }
@@ -191,7 +191,7 @@ TEST(ExhaustiveGrading, RowsExactlyAtTheToleranceAreJudgedAsOnTheirOwn) {
     const auto out = run_head(p.head, soft, s).output;
     p.tolerance = (out - expected_output(p, s)).cwiseAbs().maxCoeff();
     const auto fast = grade(p, soft, 100);
-    EXPECT_EQ(report_to_json(p, fast).dump(), report_to_json(p, grade_each_string(p, soft, 100)).dump())
+    EXPECT_EQ(report_json(p, fast), report_json(p, grade_each_string(p, soft, 100)))
         << text;
     EXPECT_TRUE(std::none_of(fast.failures.begin(), fast.failures.end(),
                              [&](const Failure& f) { return f.input == s; }))

@@ -56,8 +56,7 @@ std::string engine_grade(const std::string& id, const std::string& body) {
   const Problem& problem = *bundled_problems().find(id);
   const Result<Submission> submission = parse_submission(problem, body);
   if (!submission) return "unexpected: " + submission.error().message;
-  return report_to_json(problem, grade(problem, submission->weights, submission->max_failures))
-      .dump();
+  return report_json(problem, grade(problem, submission->weights, submission->max_failures));
 }
 
 Json error_of(const HttpResponse& response) { return Json::parse(response.body())["error"]; }

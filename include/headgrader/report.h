@@ -20,7 +20,8 @@ using Json = nlohmann::ordered_json;  // keeps the contract's key order
 Json number_to_json(double x);            // whole → integer, else double; −∞ → null
 Json matrix_to_json(const Matrix& m);     // array of rows
 
-Json report_to_json(const Problem& problem, const GradeReport& report);
+// The grade answer's JSON text, as dump() would print it, written without a tree.
+std::string report_json(const Problem& problem, const GradeReport& report);
 Json problem_to_json(const Problem& problem);          // every §2 field but `reference`
 Json problem_summary_json(const Problem& problem);     // {"id", "title", "submit"}
 // The contract's error body {"error": {"code", "message", "field"}}; "field" is null when no

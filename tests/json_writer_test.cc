@@ -1,0 +1,89 @@
+// The grade answer is written without a JSON tree (grader/json_writer.h); it must be the
+// very bytes nlohmann's dump() prints for the same document, which earlier answers were and
+// course systems may compare against.
+#include "../grader/json_writer.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "headgrader/grade.h"
+#include "headgrader/report.h"
+#include "test_support.h"
+
+namespace headgrader {
+namespace {
+
+using testing::bundled;
+using testing::rows;
+
+TEST(JsonWriter, NumbersPrintAsNlohmannDumpsThem) {
+  const double kCases[] = {0.1, 1.0 / 3, 2.0 / 3, 1e-5, 1.5e-7, 0.0001, 0.00012345, 123456.789,
+                           1e15 + 0.5, 1e16, 1.5e16, 9007199254740993.0, 1e21, 1e300, 5e-324,
+                           std::numeric_limits<double>::max(), -0.1, -2.5e-10, 0.013296708957732007,
+                           0.986703291042268, 1.0, -0.0, 3.0};
+  for (const double x : kCases) {
+    JsonWriter out;
+    out.value(x);
+    EXPECT_EQ(out.take(), Json(x).dump()) << x;
+  }
+  for (const double x : {std::nan(""), HUGE_VAL, -HUGE_VAL}) {
+    JsonWriter out;
+    out.value(x).number(x);
+    EXPECT_EQ(out.take(), "null,null");  // a masked −∞ prints as null
+  }
+}
+
+TEST(JsonWriter, WholeNumbersPrintAsIntegersAndMinusZeroAsZero) {
+  JsonWriter out;
+  out.begin_array().number(1).number(-0.0).number(-3).number(9007199254740991.0).number(0.5);
+  out.number(9007199254740992.0).end_array();
+  EXPECT_EQ(out.take(), "[1,0,-3,9007199254740991,0.5,9.007199254740992e+15]");
+}
+
+TEST(JsonWriter, StringsAreEscapedAsNlohmannDumpsThem) {
+  const std::string kCases[] = {"plain", "quote \" and backslash \\", "tab\tnew\nline\r",
+                                std::string("nul \0 and \x1f and \x7f", 18), "\b\f",
+                                "ünïcödé → ∑ 字", "slash / stays"};
+  for (const auto& text : kCases) {
+    JsonWriter out;
+    out.value(text);
+    EXPECT_EQ(out.take(), Json(text).dump()) << text;
+  }
+}
+
+TEST(JsonWriter, NestedContainersGetCommasOnlyBetweenElements) {
+  JsonWriter out;
+  out.begin_object().key("a").begin_array().end_array().key("b").begin_object().end_object();
+  out.key("c").begin_array().begin_array().value(1).end_array().begin_array().end_array();
+  out.value(true).end_array().end_object();
+  EXPECT_EQ(out.take(), R"({"a":[],"b":{},"c":[[1],[],true]})");
+}
+
+TEST(ReportJson, IsTheTextNlohmannPrintsForItsOwnParse) {
+  // Reparsing and dumping gives nlohmann's canonical text of the same document: equal only if
+  // every number, string and separator was written as dump() writes it. Failing heads carry
+  // traces with masked −∞, sharp heads carry tiny and huge numbers.
+  const Problem& anywhere = bundled("consonant-anywhere");
+  const Problem& proportion = bundled("consonant-proportion");
+  const Problem& first = bundled("first-position");
+  const HeadWeights heads[] = {
+      anywhere.reference,
+      {rows({{1, 1}}), rows({{0, 2}}), rows({{1, 0}, {0, 1}})},
+      {rows({{1e6, -3}}), rows({{0.1, 1e6}}), rows({{0.3, -1e6}, {1e-7, 1}})},
+      {rows({{0, 0}}), rows({{0, 0}}), rows({{1.0 / 3, 0.1}, {2.0 / 3, -0.7}})},
+  };
+  for (const Problem* p : {&anywhere, &proportion}) {
+    for (const auto& w : heads) {
+      const std::string text = report_json(*p, grade(*p, w, 5));
+      EXPECT_EQ(text, Json::parse(text).dump()) << p->id;
+    }
+  }
+  const std::string text = report_json(first, grade(first, first.reference, 5));
+  EXPECT_EQ(text, Json::parse(text).dump());
+}
+
+}  // namespace
+}  // namespace headgrader
