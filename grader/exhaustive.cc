@@ -220,11 +220,38 @@ class PrefixJudge::Impl {
         state_at_(static_cast<std::size_t>(max_depth) + 1, 0), out_(p.n_v), want_(p.n_v),
         class_counts_(p.classes.names.size()) {
     if (by_counts_) fast_.emplace(p, w);
+    const std::size_t classes = class_counts_.size();
+    group_in_class_.resize(p.representatives.size() * classes);
+    for (std::size_t b = 0; b < p.representatives.size(); ++b) {
+      for (std::size_t c = 0; c < classes; ++c) {
+        group_in_class_[b * classes + c] = p.classes.members[c][p.representatives[b]] ? 1 : 0;
+      }
+    }
   }
 
   // The exhaustive set's failures counted over count states instead of prefixes (see
   // count_exhaustive_failures in exhaustive.h); nullopt, with nothing added, when it cannot be.
   std::optional<std::uint64_t> count_failures(int E, FailureCollector& failures);
+
+  // Every position of s, from the verdicts already known for its states while they last.
+  bool string_passes(std::span<const int> s) {
+    if (memo_) {
+      int state = 0;
+      std::size_t d = 0;
+      for (; d < s.size(); ++d) {
+        const auto group = static_cast<std::size_t>(p_.group_of[s[d]]);
+        state = states_.next(state, group);
+        const signed char known = states_.verdict(state, group);
+        if (known == 1) return false;
+        if (known != 0) break;  // not judged yet, or too close to call from the state
+      }
+      if (d == s.size()) return true;
+    }
+    for (std::size_t i = 1; i <= s.size(); ++i) {
+      if (!passes(s.first(i))) return false;
+    }
+    return true;
+  }
 
   bool passes(std::span<const int> prefix) {
     const std::size_t d = prefix.size();
@@ -269,6 +296,7 @@ class PrefixJudge::Impl {
   std::vector<double> out_, want_;
   TokenString canonical_;           // state_verdict's prefix
   std::vector<int> class_counts_;   // and its class counts
+  std::vector<int> group_in_class_;  // [group * classes + c]: 1 if the group is in class c
 };
 
 // The verdict of any prefix in `state` whose last token is in `group`, found once from a
@@ -284,7 +312,14 @@ Verdict PrefixJudge::Impl::state_verdict(int state, std::size_t group) {
                         p_.representatives[b]);
     }
     canonical_.push_back(p_.representatives[group]);
-    count_classes(p_.classes, canonical_, class_counts_);
+    const std::size_t classes = class_counts_.size();
+    for (std::size_t c = 0; c < classes; ++c) {
+      int count = 0;
+      for (std::size_t b = 0; b < p_.representatives.size(); ++b) {
+        count += n[b] * group_in_class_[b * classes + c];
+      }
+      class_counts_[c] = count;
+    }
     fast_->row(n, group, out_.data());
     (void)p_.expected->evaluate(PrefixFacts{canonical_, class_counts_},  // checked at load
                                 std::span<double>(want_.data(), p_.n_v));
@@ -377,6 +412,7 @@ PrefixJudge::PrefixJudge(const Problem& p, const HeadWeights& w, int max_depth)
     : impl_(std::make_unique<Impl>(p, w, max_depth)) {}
 PrefixJudge::~PrefixJudge() = default;
 bool PrefixJudge::passes(std::span<const int> prefix) { return impl_->passes(prefix); }
+bool PrefixJudge::string_passes(std::span<const int> s) { return impl_->string_passes(s); }
 std::optional<std::uint64_t> PrefixJudge::count_exhaustive_failures(int E,
                                                                   FailureCollector& failures) {
   return impl_->count_failures(E, failures);

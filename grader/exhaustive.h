@@ -25,6 +25,10 @@ class PrefixJudge {
   PrefixJudge(const Problem& problem, const HeadWeights& weights, int max_depth);
   ~PrefixJudge();
   bool passes(std::span<const int> prefix);
+  // Whether every position of `s` passes: a walk through the verdicts already known for its
+  // count states, then prefix by prefix (passes) from where none is known. `s` may be any
+  // string, not one continuing the last prefix shown.
+  bool string_passes(std::span<const int> s);
   // How many strings of the exhaustive set (lengths 1..E) fail, adding those that could make
   // the report to `failures`, computed over count states: a prefix's verdict depends only on
   // its group counts and last group, so the passing strings are counted by dynamic

@@ -49,14 +49,7 @@ Failure describe_failure(const Problem& problem, const HeadWeights& weights, Tok
 GradeReport finish_report(const Problem& problem, const HeadWeights& weights,
                           FailureCollector& failures, std::uint64_t failed, PrefixJudge* judge) {
   for (const auto& s : problem.extra_strings) {
-    bool passes = true;
-    if (judge) {  // position by position, stopping at the first failure
-      for (std::size_t i = 1; i <= s.size() && passes; ++i) {
-        passes = judge->passes(std::span<const int>(s.data(), i));
-      }
-    } else {
-      passes = string_passes(problem, weights, s);
-    }
+    const bool passes = judge ? judge->string_passes(s) : string_passes(problem, weights, s);
     if (!passes) {
       ++failed;
       failures.add(s);
