@@ -64,7 +64,7 @@ GradeReport finish_report(const Problem& problem, const HeadWeights& weights,
   report.score = static_cast<double>(report.passed_count) / static_cast<double>(report.total);
   for (const auto& s : problem.examples) {
     ExampleResult example{s, false, expected_output(problem, s),
-                          run_head(problem.head, weights, s).output};
+                          head_output(problem.head, weights, s)};
     example.passed = all_rows_pass(example.output, example.expected, problem.tolerance);
     report.examples.push_back(std::move(example));
   }
@@ -94,7 +94,7 @@ Matrix expected_output(const Problem& problem, const TokenString& tokens) {
 }
 
 bool string_passes(const Problem& problem, const HeadWeights& weights, const TokenString& s) {
-  return all_rows_pass(run_head(problem.head, weights, s).output, expected_output(problem, s),
+  return all_rows_pass(head_output(problem.head, weights, s), expected_output(problem, s),
                        problem.tolerance);
 }
 

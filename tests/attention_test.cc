@@ -138,6 +138,9 @@ TEST(Attention, AgreesWithAnIndependentComputationOnRandomHeads) {
     expect_near(t.scores, h.S, tol);
     expect_near(t.attention, h.A, 1e-9);
     expect_near(t.output, h.out, 1e-8);
+    // The output alone is the trace's output to the last bit: a grade and the trace shown
+    // for it never disagree.
+    EXPECT_EQ(head_output(spec, w, s), t.output) << "trial " << trial;
   }
 }
 

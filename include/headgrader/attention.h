@@ -54,6 +54,10 @@ struct AttentionTrace {
 AttentionTrace run_head(const HeadSpec& spec, const HeadWeights& weights,
                         std::span<const int> tokens);
 
+// run_head(spec, weights, tokens).output, the same bits, without keeping the trace: what
+// grading needs for every example and every string it runs on its own.
+Matrix head_output(const HeadSpec& spec, const HeadWeights& weights, std::span<const int> tokens);
+
 // Row i of `scores` turned into weights over j ≤ i (or all j when !causal), in place into
 // `weights` (same length as the row); masked entries get exactly 0.
 void masked_softmax_row(const double* scores, int length, int last_visible, double* weights);
