@@ -9,26 +9,30 @@
 namespace headgrader {
 namespace {
 
-// Walks the token stream once, checking depth and duplicate keys, without building a tree.
-class StructureCheck : public nlohmann::json_sax<Json> {
+// Walks the token stream once, checking depth and duplicate keys before each event reaches
+// the tree builder (nlohmann's own, the one Json::parse uses): a tree too deep or with a
+// key given twice is never built, and sound input is read only once.
+class CheckedParse : public nlohmann::json_sax<Json> {
  public:
-  StructureCheck(std::size_t max_depth, std::string_view subject)
-      : max_depth_(max_depth), subject_(subject) {}
+  CheckedParse(Json& root, std::size_t max_depth, std::string_view subject)
+      : dom_(root, /*allow_exceptions=*/false), max_depth_(max_depth), subject_(subject) {}
 
-  bool null() override { return true; }
-  bool boolean(bool) override { return true; }
-  bool number_integer(number_integer_t) override { return true; }
-  bool number_unsigned(number_unsigned_t) override { return true; }
-  bool number_float(number_float_t, const string_t&) override { return true; }
-  bool string(string_t&) override { return true; }
-  bool binary(binary_t&) override { return true; }
-  bool start_object(std::size_t) override {
+  bool null() override { return dom_.null(); }
+  bool boolean(bool b) override { return dom_.boolean(b); }
+  bool number_integer(number_integer_t n) override { return dom_.number_integer(n); }
+  bool number_unsigned(number_unsigned_t n) override { return dom_.number_unsigned(n); }
+  bool number_float(number_float_t x, const string_t& text) override {
+    return dom_.number_float(x, text);
+  }
+  bool string(string_t& text) override { return dom_.string(text); }
+  bool binary(binary_t& bytes) override { return dom_.binary(bytes); }
+  bool start_object(std::size_t size) override {
     keys_.emplace_back();
-    return enter();
+    return enter() && dom_.start_object(size);
   }
   bool key(string_t& key) override {
     if (keys_.size() == 1) top_key_ = key;
-    if (keys_.back().insert(key).second) return true;
+    if (keys_.back().insert(key).second) return dom_.key(key);
     const std::string shown = "\"" + shorten(key) + "\"";
     error_ = Error{error_code::kDuplicateField,
                    keys_.size() == 1
@@ -41,12 +45,12 @@ class StructureCheck : public nlohmann::json_sax<Json> {
   bool end_object() override {
     keys_.pop_back();
     --depth_;
-    return true;
+    return dom_.end_object();
   }
-  bool start_array(std::size_t) override { return enter(); }
+  bool start_array(std::size_t size) override { return enter() && dom_.start_array(size); }
   bool end_array() override {
     --depth_;
-    return true;
+    return dom_.end_array();
   }
   bool parse_error(std::size_t position, const std::string&,
                    const nlohmann::detail::exception& ex) override {
@@ -101,6 +105,7 @@ class StructureCheck : public nlohmann::json_sax<Json> {
 
   static constexpr int kNumberOverflow = 406;  // nlohmann's out_of_range.406
 
+  nlohmann::detail::json_sax_dom_parser<Json> dom_;
   std::size_t max_depth_;
   std::string subject_;
   std::string top_key_;
@@ -121,15 +126,15 @@ Result<Json> parse_json_checked(std::string_view text, std::size_t max_depth,
                      std::to_string(nul + 1) + ")",
                  ""};
   }
-  StructureCheck check(max_depth, subject);
-  const bool ok = Json::sax_parse(text, &check, nlohmann::detail::input_format_t::json,
+  Json root;
+  CheckedParse parse(root, max_depth, subject);
+  const bool ok = Json::sax_parse(text, &parse, nlohmann::detail::input_format_t::json,
                                   /*strict=*/true, /*ignore_comments=*/false);
-  if (!ok || check.error()) {
-    if (check.error()) return *check.error();
+  if (!ok || parse.error()) {
+    if (parse.error()) return *parse.error();
     return Error{error_code::kInvalidJson, std::string(subject) + " is not valid JSON", ""};
   }
-  // The structure is known to be sound; this parse cannot fail or recurse too deep.
-  return Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  return root;
 }
 
 }  // namespace headgrader

@@ -1,7 +1,7 @@
 // The one boundary where untrusted JSON text (a request body, a problem file) becomes a tree.
-// A SAX pass runs first and stops at the nesting cap or at a key given twice in one object,
-// so a hostile body never builds a deep tree and typos like "W_q" twice are caught (the
-// tree parser would silently keep the last). Parse errors keep their byte position but
+// One SAX pass checks every event before it reaches the tree builder and stops at the
+// nesting cap or at a key given twice in one object, so a hostile body never builds a deep
+// tree and typos like "W_q" twice are caught (a plain tree parse would keep the last). Parse errors keep their byte position but
 // never quote the input back.
 #pragma once
 

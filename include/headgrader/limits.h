@@ -29,7 +29,7 @@ inline constexpr std::size_t kMaxProblemFileBytes = 4 * 1024 * 1024;
 // --- Submissions (API.md §5) -----------------------------------------------------------------
 inline constexpr int kDefaultMaxFailures = 3;
 inline constexpr int kMaxMaxFailures = 100;
-// JSON nesting accepted in any body or file, checked by a SAX pass before a tree is built.
+// JSON nesting accepted in any body or file, checked on the SAX events before the tree grows.
 // A submission needs 3 (object, matrix, row).
 inline constexpr std::size_t kMaxJsonDepth = 32;
 

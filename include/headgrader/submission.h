@@ -1,8 +1,8 @@
 // A student's submission (API.md §5): the body is checked before anything is computed, and
 // each way it can be wrong has its own error, naming the field as sent and saying in plain
 // words what was expected and what came (`W_q must have 2 columns (one per embedding
-// feature, n_e = 2); it has 3`). The JSON is first scanned (SAX) for nesting depth and
-// duplicate keys, so a hostile body never builds a deep tree.
+// feature, n_e = 2); it has 3`). Nesting depth and duplicate keys are checked on the
+// JSON's SAX events before they reach the tree, so a hostile body never builds a deep one.
 // Thread-safety: pure functions.
 #pragma once
 
