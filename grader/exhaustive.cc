@@ -75,7 +75,12 @@ class PrefixHead {
 class GroupCountHead {
  public:
   GroupCountHead(const Problem& p, const HeadWeights& w)
-      : g_(p.representatives.size()), n_v_(p.n_v), scores_(g_ * g_), v_(g_ * n_v_) {
+      : g_(p.representatives.size()), n_v_(p.n_v), scores_(g_ * g_), v_(g_ * n_v_),
+        scratch_(g_) {
+    if (g_ <= kCachedGroups) {
+      cached_.assign(g_ << g_, 0);
+      cache_.resize((g_ << g_) * g_);
+    }
     const auto n_q = static_cast<std::size_t>(w.W_q.rows());
     std::vector<double> r(p.n_e), q(g_ * n_q), k(g_ * n_q);
     for (std::size_t a = 0; a < g_; ++a) {
@@ -99,17 +104,13 @@ class GroupCountHead {
   double margin() const { return margin_; }
 
   // The row for a prefix whose groups are counted in `n` and whose last token is in group a.
-  void row(const int* n, std::size_t a, double* out) const {
-    const double* s = &scores_[a * g_];
-    double m = -INFINITY;
-    for (std::size_t b = 0; b < g_; ++b) {
-      if (n[b] > 0) m = std::max(m, s[b]);
-    }
+  void row(const int* n, std::size_t a, double* out) {
+    const double* e = exponentials(n, a);
     double z = 0;
     for (std::size_t c = 0; c < n_v_; ++c) out[c] = 0;
     for (std::size_t b = 0; b < g_; ++b) {
       if (n[b] == 0) continue;
-      const double weight = n[b] * portable_exp(s[b] - m);
+      const double weight = n[b] * e[b];
       z += weight;
       for (std::size_t c = 0; c < n_v_; ++c) out[c] += weight * v_[b * n_v_ + c];
     }
@@ -117,10 +118,37 @@ class GroupCountHead {
   }
 
  private:
+  // e^{S[a][b] − m} for each group b present in `n` (m: the largest such S[a][b]). They
+  // depend only on a and on which groups are present, so with few groups each set is
+  // computed once per grade: 2 groups need 6 sets where a grade meets ~100 rows.
+  const double* exponentials(const int* n, std::size_t a) {
+    double* e = scratch_.data();
+    if (g_ <= kCachedGroups) {
+      std::size_t present = 0;
+      for (std::size_t b = 0; b < g_; ++b) present |= std::size_t{n[b] > 0} << b;
+      const std::size_t set = (a << g_) | present;
+      e = &cache_[set * g_];
+      if (cached_[set]) return e;
+      cached_[set] = 1;
+    }
+    const double* s = &scores_[a * g_];
+    double m = -INFINITY;
+    for (std::size_t b = 0; b < g_; ++b) {
+      if (n[b] > 0) m = std::max(m, s[b]);
+    }
+    for (std::size_t b = 0; b < g_; ++b) e[b] = n[b] > 0 ? portable_exp(s[b] - m) : 0.0;
+    return e;
+  }
+
+  static constexpr std::size_t kCachedGroups = 4;
+
   std::size_t g_, n_v_;
   std::vector<double> scores_;  // scores_[a * g + b] = scale · q_a · k_b
   std::vector<double> v_;       // v_[b * n_v + c]
   double margin_ = 0;
+  std::vector<double> scratch_;       // exponentials when there are too many groups to cache
+  std::vector<double> cache_;         // [(a << g | present) * g + b]
+  std::vector<unsigned char> cached_;  // per (a, present)
 };
 
 // Prefixes with the same group counts (a "state") give the same fast row; when `expected`
@@ -216,7 +244,7 @@ class PrefixJudge::Impl {
  public:
   Impl(const Problem& p, const HeadWeights& w, int max_depth)
       : p_(p), w_(w), by_counts_(!p.head.W_P), memo_(by_counts_ && !p.expected->reads_positions()),
-        rows_(p.head, w, max_depth), expected_(p, max_depth), states_(p.representatives.size()),
+        max_depth_(max_depth), expected_(p, max_depth), states_(p.representatives.size()),
         state_at_(static_cast<std::size_t>(max_depth) + 1, 0), out_(p.n_v), want_(p.n_v),
         class_counts_(p.classes.names.size()) {
     if (by_counts_) fast_.emplace(p, w);
@@ -256,7 +284,7 @@ class PrefixJudge::Impl {
   bool passes(std::span<const int> prefix) {
     const std::size_t d = prefix.size();
     if (!by_counts_) {  // W_P: rows depend on position; extend the exact rows
-      rows_.extend(prefix, out_.data());
+      exact_rows().extend(prefix, out_.data());
       (void)expected_.extend(prefix, want_.data());  // cannot fault: checked at load
       return judge(0.0) == Verdict::kPass;
     }
@@ -272,7 +300,7 @@ class PrefixJudge::Impl {
     Verdict verdict = judge(fast_->margin());
     if (memo_) known = verdict == Verdict::kPass ? 0 : verdict == Verdict::kFail ? 1 : 2;
     if (verdict == Verdict::kTooClose) {
-      rows_.exact(prefix, out_.data());
+      exact_rows().exact(prefix, out_.data());
       verdict = judge(0.0);
     }
     return verdict == Verdict::kPass;
@@ -287,7 +315,14 @@ class PrefixJudge::Impl {
   const HeadWeights& w_;
   const bool by_counts_, memo_;
   std::optional<GroupCountHead> fast_;
-  PrefixHead rows_;
+  // The exact rows, built on first use: a head without W_P needs them only for close calls.
+  PrefixHead& exact_rows() {
+    if (!rows_) rows_.emplace(p_.head, w_, max_depth_);
+    return *rows_;
+  }
+
+  int max_depth_;
+  std::optional<PrefixHead> rows_;
   PrefixExpected expected_;
   StateTable states_;
   Verdict state_verdict(int state, std::size_t group);
