@@ -5,6 +5,7 @@
 #include <optional>
 #include <vector>
 
+#include "count_states.h"
 #include "head_math.h"
 #include "headgrader/grade.h"
 #include "headgrader/strings.h"
@@ -244,16 +245,19 @@ class PrefixJudge::Impl {
  public:
   Impl(const Problem& p, const HeadWeights& w, int max_depth)
       : p_(p), w_(w), by_counts_(!p.head.W_P), memo_(by_counts_ && !p.expected->reads_positions()),
-        max_depth_(max_depth), expected_(p, max_depth), states_(p.representatives.size()),
+        max_depth_(max_depth), expected_(p, max_depth),
         state_at_(static_cast<std::size_t>(max_depth) + 1, 0), out_(p.n_v), want_(p.n_v),
         class_counts_(p.classes.names.size()) {
     if (by_counts_) fast_.emplace(p, w);
-    const std::size_t classes = class_counts_.size();
-    group_in_class_.resize(p.representatives.size() * classes);
-    for (std::size_t b = 0; b < p.representatives.size(); ++b) {
-      for (std::size_t c = 0; c < classes; ++c) {
-        group_in_class_[b * classes + c] = p.classes.members[c][p.representatives[b]] ? 1 : 0;
-      }
+    // The problem's own states when they reach deep enough (a test may lengthen a copy's
+    // strings); otherwise found as they are met.
+    const CountStateGraph* graph = p.count_states.get();
+    if (memo_ && graph && graph->depth >= max_depth && graph->groups == p.representatives.size() &&
+        graph->n_v == p.n_v) {
+      graph_ = graph;
+      graph_verdicts_.assign(graph->size() * graph->groups, -1);
+    } else {
+      states_.emplace(p.representatives.size());
     }
   }
 
@@ -268,8 +272,8 @@ class PrefixJudge::Impl {
       std::size_t d = 0;
       for (; d < s.size(); ++d) {
         const auto group = static_cast<std::size_t>(p_.group_of[s[d]]);
-        state = states_.next(state, group);
-        const signed char known = states_.verdict(state, group);
+        state = next_state(state, group);
+        const signed char known = verdict_of(state, group);
         if (known == 1) return false;
         if (known != 0) break;  // not judged yet, or too close to call from the state
       }
@@ -290,12 +294,12 @@ class PrefixJudge::Impl {
     }
     expected_.advance(prefix);
     const auto group = static_cast<std::size_t>(p_.group_of[prefix.back()]);
-    const int state = states_.next(state_at_[d - 1], group);
+    const int state = next_state(state_at_[d - 1], group);
     state_at_[d] = state;
-    signed char& known = states_.verdict(state, group);
+    signed char& known = verdict_of(state, group);
     if (memo_ && (known == 0 || known == 1)) return known == 0;
 
-    fast_->row(states_.counts(state), group, out_.data());
+    fast_->row(counts_of(state), group, out_.data());
     expected_.evaluate(prefix, want_.data());
     Verdict verdict = judge(fast_->margin());
     if (memo_) known = verdict == Verdict::kPass ? 0 : verdict == Verdict::kFail ? 1 : 2;
@@ -321,43 +325,49 @@ class PrefixJudge::Impl {
     return *rows_;
   }
 
+  // The count states: the problem's (graph_, with verdicts of this head beside) or this
+  // judge's own (states_).
+  int next_state(int state, std::size_t group) {
+    return graph_ ? graph_->next[static_cast<std::size_t>(state) * graph_->groups + group]
+                  : states_->next(state, group);
+  }
+  const int* counts_of(int state) const {
+    return graph_ ? graph_->counts_of(state) : states_->counts(state);
+  }
+  signed char& verdict_of(int state, std::size_t group) {
+    return graph_ ? graph_verdicts_[static_cast<std::size_t>(state) * graph_->groups + group]
+                  : states_->verdict(state, group);
+  }
+  std::size_t state_count() const { return graph_ ? graph_->size() : states_->size(); }
+
+  Verdict state_verdict(int state, std::size_t group);
+
   int max_depth_;
   std::optional<PrefixHead> rows_;
   PrefixExpected expected_;
-  StateTable states_;
-  Verdict state_verdict(int state, std::size_t group);
+  const CountStateGraph* graph_ = nullptr;
+  std::vector<signed char> graph_verdicts_;  // as StateTable::verdict, per graph_ state
+  std::optional<StateTable> states_;
 
   std::vector<int> state_at_;  // state of the prefix of each length on the current path
   std::vector<double> out_, want_;
-  TokenString canonical_;           // state_verdict's prefix
-  std::vector<int> class_counts_;   // and its class counts
-  std::vector<int> group_in_class_;  // [group * classes + c]: 1 if the group is in class c
+  TokenString canonical_;          // scratch for expected_at_state
+  std::vector<int> class_counts_;  // scratch for expected_at_state
 };
 
-// The verdict of any prefix in `state` whose last token is in `group`, found once from a
-// canonical prefix with those counts (the groups in order, `group` moved last): without W_P
-// and positions in `expected`, every such prefix has the same fast row and expected row.
+// The verdict of any prefix in `state` whose last token is in `group`, found once: without
+// W_P and positions in `expected`, every such prefix has the same fast row and expected row
+// (the problem's, or evaluated on one such prefix).
 Verdict PrefixJudge::Impl::state_verdict(int state, std::size_t group) {
-  signed char& known = states_.verdict(state, group);
+  signed char& known = verdict_of(state, group);
   if (known < 0) {
-    const int* n = states_.counts(state);
-    canonical_.clear();
-    for (std::size_t b = 0; b < p_.representatives.size(); ++b) {
-      canonical_.insert(canonical_.end(), static_cast<std::size_t>(n[b] - (b == group)),
-                        p_.representatives[b]);
-    }
-    canonical_.push_back(p_.representatives[group]);
-    const std::size_t classes = class_counts_.size();
-    for (std::size_t c = 0; c < classes; ++c) {
-      int count = 0;
-      for (std::size_t b = 0; b < p_.representatives.size(); ++b) {
-        count += n[b] * group_in_class_[b * classes + c];
-      }
-      class_counts_[c] = count;
-    }
+    const int* n = counts_of(state);
     fast_->row(n, group, out_.data());
-    (void)p_.expected->evaluate(PrefixFacts{canonical_, class_counts_},  // checked at load
-                                std::span<double>(want_.data(), p_.n_v));
+    if (graph_) {
+      std::copy_n(graph_->expected_row(state, group), p_.n_v, want_.data());
+    } else {
+      (void)expected_at_state(p_, n, group, canonical_, class_counts_, want_.data());  // checked at load
+    }
     const Verdict verdict = judge(fast_->margin());
     known = verdict == Verdict::kPass ? 0 : verdict == Verdict::kFail ? 1 : 2;
   }
@@ -378,16 +388,16 @@ std::optional<std::uint64_t> PrefixJudge::Impl::count_failures(int E, FailureCol
   // no state: its whole subtree fails.
   std::vector<int> listed{0};  // the empty prefix
   std::vector<std::size_t> level{0, 1};
-  std::vector<std::size_t> row(states_.size(), kNone);  // state -> its row in `passing`
+  std::vector<std::size_t> row(state_count(), kNone);  // state -> its row in `passing`
   row[0] = 0;
   for (int d = 0; d < E; ++d) {
     for (std::size_t i = level[d]; i < level[d + 1]; ++i) {
       for (std::size_t a = 0; a < g; ++a) {
-        const int c = states_.next(listed[i], a);
+        const int c = next_state(listed[i], a);
         const Verdict verdict = state_verdict(c, a);
         if (verdict == Verdict::kTooClose) return std::nullopt;  // judge each prefix instead
         if (verdict == Verdict::kFail) continue;
-        if (static_cast<std::size_t>(c) >= row.size()) row.resize(states_.size(), kNone);
+        if (static_cast<std::size_t>(c) >= row.size()) row.resize(state_count(), kNone);
         if (row[c] == kNone) {
           row[c] = listed.size();
           listed.push_back(c);
@@ -406,7 +416,7 @@ std::optional<std::uint64_t> PrefixJudge::Impl::count_failures(int E, FailureCol
       std::uint64_t* mine = passing_of(listed[i]);
       mine[0] = 1;
       for (std::size_t a = 0; a < g && d < E; ++a) {
-        const int c = states_.next(listed[i], a);
+        const int c = next_state(listed[i], a);
         if (state_verdict(c, a) != Verdict::kPass) continue;
         const std::uint64_t* child = passing_of(c);
         for (int r = 1; r <= E - d; ++r) mine[r] += child[r - 1];
@@ -426,7 +436,7 @@ std::optional<std::uint64_t> PrefixJudge::Impl::count_failures(int E, FailureCol
       bool fails = failed_above;
       int c = -1;
       if (!fails) {
-        c = states_.next(state, a);
+        c = next_state(state, a);
         fails = state_verdict(c, a) == Verdict::kFail;
         if (!fails && passing_of(c)[r] == strings_of[r]) continue;  // nothing fails below
       }

@@ -11,6 +11,7 @@
 
 #include "headgrader/grade.h"
 #include "headgrader/limits.h"
+#include "count_states.h"
 #include "json_input.h"
 #include "prefix_walk.h"
 #include "problem_fields.h"
@@ -223,6 +224,7 @@ ProblemOrDefects load_problem_text(std::string_view text, const std::string& fil
   if (!defects.empty()) return defects.take();
   check_expected_everywhere(p, defects);
   if (!defects.empty()) return defects.take();
+  p.count_states = build_count_states(p);
   check_reference_passes(p, defects);
   if (!defects.empty()) return defects.take();
   return p;

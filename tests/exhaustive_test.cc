@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "../grader/count_states.h"
 #include "../grader/exhaustive.h"
 #include "headgrader/grade.h"
 #include "headgrader/report.h"
@@ -115,11 +116,14 @@ TEST(ExhaustiveGrading, CountsOverStatesMatchBruteForceWithAnIndependentHead) {
   Problem proportion = bundled("consonant-proportion");
   for (Problem* p : {&anywhere, &proportion, &three, &five}) {
     p->extra_strings.clear();  // the exhaustive set alone
+    ASSERT_NE(p->count_states, nullptr) << p->id;
+    Problem found_as_met = *p;  // no count states from the load: the grade finds its own
+    found_as_met.count_states = nullptr;
     for (int trial = 0; trial < 30; ++trial) {
       const HeadWeights w = random.head(*p, trial);
       const auto failing = failing_by_brute_force(*p, w);
       const int max_failures = std::vector<int>{0, 1, 3, 100}[trial % 4];
-      const auto report = grade(*p, w, max_failures);
+      const auto report = grade(trial % 2 ? *p : found_as_met, w, max_failures);
       const std::string what = p->id + " trial " + std::to_string(trial);
       EXPECT_EQ(report.failed, failing.size()) << what;
       ASSERT_EQ(report.failures.size(),
@@ -144,6 +148,11 @@ TEST(ExhaustiveGrading, CountsOverStatesOnlyWhenVerdictsDependOnCountsAlone) {
   // W_P makes rows depend on positions; `at` makes `expected` depend on them.
   EXPECT_EQ(counted(bundled("first-position")), std::nullopt);
   EXPECT_EQ(counted(load_test_problem("own-class-by-position.json")), std::nullopt);
+  // The load keeps the count states only where they apply: (v, c) with v + c ≤ 8 is 45.
+  ASSERT_NE(bundled("consonant-anywhere").count_states, nullptr);
+  EXPECT_EQ(bundled("consonant-anywhere").count_states->size(), 45u);
+  EXPECT_EQ(bundled("first-position").count_states, nullptr);
+  EXPECT_EQ(load_test_problem("own-class-by-position.json").count_states, nullptr);
 }
 
 TEST(ExhaustiveGrading, LengthTwentyFourOverTwoGroupsIsCountedExactly) {

@@ -24,6 +24,10 @@ inline constexpr std::uint64_t kMaxRandomStrings = 10000;
 // and random strings; length 25 over two groups (67 108 862) is refused.
 inline constexpr std::uint64_t kTestedStringBudget = 40'000'000;
 inline constexpr std::size_t kMaxExpectedLength = 4096;  // characters of `expected`
+// A problem's count states (grader/count_states.h) are kept when their (state, last group)
+// pairs times the output size stay within this many numbers (8 MiB); beyond, each grade
+// finds the states it needs as it goes.
+inline constexpr std::size_t kMaxCountStateNumbers = std::size_t{1} << 20;
 inline constexpr std::size_t kMaxProblemFileBytes = 4 * 1024 * 1024;
 
 // --- Submissions (API.md §5) -----------------------------------------------------------------

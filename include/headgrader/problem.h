@@ -22,6 +22,8 @@
 
 namespace headgrader {
 
+struct CountStateGraph;  // grader/count_states.h
+
 // One thing wrong with a problem file. to_string(): "FILE: FIELD: MESSAGE" (no field part
 // when the defect is about the whole file).
 struct Defect {
@@ -68,6 +70,11 @@ struct Problem {
   // none that the exhaustive set already holds, in the order they were added.
   std::vector<TokenString> extra_strings;
   std::uint64_t exhaustive_total = 0;    // strings of length 1..exhaustive_length over reps
+  // The count states up to max_length with their `expected` rows, when rows depend on
+  // counts alone and the graph is small (null otherwise): grading then evaluates no
+  // `expected`. Derived from the fields above; a copy whose strings change must not use it
+  // beyond its depth (the grader checks).
+  std::shared_ptr<const CountStateGraph> count_states;
   std::uint64_t tested_total() const { return exhaustive_total + extra_strings.size(); }
 
   // `tokens` as the alphabet's characters (UTF-8).

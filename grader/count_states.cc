@@ -1,0 +1,72 @@
+#include "count_states.h"
+
+#include <algorithm>
+#include <map>
+
+#include "headgrader/limits.h"
+
+namespace headgrader {
+
+bool expected_at_state(const Problem& p, const int* counts, std::size_t last,
+                       TokenString& prefix, std::vector<int>& class_counts, double* out) {
+  prefix.clear();
+  for (std::size_t b = 0; b < p.representatives.size(); ++b) {
+    prefix.insert(prefix.end(), static_cast<std::size_t>(counts[b] - (b == last)),
+                  p.representatives[b]);
+  }
+  prefix.push_back(p.representatives[last]);
+  class_counts.resize(p.classes.names.size());
+  count_classes(p.classes, prefix, class_counts);
+  return !p.expected->evaluate(PrefixFacts{prefix, class_counts}, std::span<double>(out, p.n_v));
+}
+
+std::shared_ptr<const CountStateGraph> build_count_states(const Problem& p) {
+  if (p.head.W_P || !p.head.causal || p.expected->reads_positions()) return nullptr;
+  const std::size_t g = p.representatives.size();
+  const int D = p.strings.max_length;
+  auto graph = std::make_shared<CountStateGraph>();
+  graph->groups = g;
+  graph->n_v = p.n_v;
+  graph->depth = D;
+  const std::size_t per_pair = std::max<std::size_t>(p.n_v, 1);
+
+  // Breadth first from the empty prefix: states are numbered by depth.
+  std::map<std::vector<int>, int> id_of;
+  std::vector<int> counts(g, 0);
+  id_of.emplace(counts, 0);
+  graph->counts = counts;
+  std::size_t level_begin = 0;
+  for (int d = 0; d < D; ++d) {
+    const std::size_t level_end = graph->size();
+    if (level_end * g * per_pair > limits::kMaxCountStateNumbers) return nullptr;
+    graph->next.resize(level_end * g, -1);
+    for (std::size_t s = level_begin; s < level_end; ++s) {
+      for (std::size_t a = 0; a < g; ++a) {
+        counts.assign(graph->counts_of(static_cast<int>(s)), graph->counts_of(static_cast<int>(s)) + g);
+        ++counts[a];
+        const auto [at, fresh] = id_of.emplace(counts, static_cast<int>(graph->size()));
+        if (fresh) graph->counts.insert(graph->counts.end(), counts.begin(), counts.end());
+        graph->next[s * g + a] = at->second;
+      }
+    }
+    level_begin = level_end;
+  }
+  if (graph->size() * g * per_pair > limits::kMaxCountStateNumbers) return nullptr;
+  graph->next.resize(graph->size() * g, -1);  // the deepest states lead nowhere
+
+  graph->expected.assign(graph->size() * g * p.n_v, 0.0);
+  TokenString prefix;
+  std::vector<int> class_counts;
+  for (std::size_t s = 1; s < graph->size(); ++s) {
+    const int* n = graph->counts_of(static_cast<int>(s));
+    for (std::size_t a = 0; a < g; ++a) {
+      if (n[a] == 0) continue;
+      if (!expected_at_state(p, n, a, prefix, class_counts, &graph->expected[(s * g + a) * p.n_v])) {
+        return nullptr;  // cannot happen after the load's check; grade prefix by prefix then
+      }
+    }
+  }
+  return graph;
+}
+
+}  // namespace headgrader
