@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Drives headgrader-server with wrk: POST the handout solution to consonant-anywhere, then
 # GET /healthz, each with 64 connections for 10 s; prints requests/s, p50 and p99 of both and
-# the ratio grade/healthz. Not a test: run it by hand on a quiet machine.
+# the ratio grade/healthz. With ROUNDS > 1 the pair is repeated, alternating, and the medians
+# are printed last: on a shared machine one round can be off by a third either way. Not a
+# test: run it by hand on a quiet machine.
 #
 #   bench/http_bench.sh [path/to/headgrader-server]     (default: build/server/headgrader-server)
-#   env: CONNECTIONS (64), DURATION (10s), WRK_THREADS (2), SERVER_THREADS (nproc)
+#   env: CONNECTIONS (64), DURATION (10s), WRK_THREADS (2), SERVER_THREADS (nproc), ROUNDS (1)
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -14,6 +16,7 @@ connections="${CONNECTIONS:-64}"
 duration="${DURATION:-10s}"
 wrk_threads="${WRK_THREADS:-2}"
 server_threads="${SERVER_THREADS:-$(nproc)}"
+rounds="${ROUNDS:-1}"
 
 command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 1; }
 [ -x "$server" ] || { echo "no server binary at $server; build it first" >&2; exit 1; }
@@ -37,10 +40,24 @@ run() {  # name, path, [BENCH_POST]
 
 echo "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p' | head -1)"
 echo "server: $server_threads threads; wrk: $wrk_threads threads, $connections connections, $duration"
-grade="$(run grade /v1/problems/consonant-anywhere/grade post)"
-health="$(run healthz /healthz)"
-echo "$grade"
-echo "$health"
-rate() { sed -n 's/.*requests_per_s=\([0-9.]*\).*/\1/p' <<<"$1"; }
-awk -v g="$(rate "$grade")" -v h="$(rate "$health")" \
-  'BEGIN { printf "ratio grade/healthz requests/s: %.2f\n", g / h }'
+field() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p" <<<"$2"; }
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+declare -a grades healths ratios
+for ((round = 1; round <= rounds; ++round)); do
+  grade="$(run grade /v1/problems/consonant-anywhere/grade post)"
+  health="$(run healthz /healthz)"
+  echo "$grade"
+  echo "$health"
+  ratio="$(awk -v g="$(field requests_per_s "$grade")" -v h="$(field requests_per_s "$health")" \
+    'BEGIN { printf "%.2f", g / h }')"
+  echo "ratio grade/healthz requests/s: $ratio"
+  grades+=("$grade"); healths+=("$health"); ratios+=("$ratio")
+done
+if ((rounds > 1)); then
+  for name in requests_per_s p50_ms p99_ms; do
+    g="$(for line in "${grades[@]}"; do field "$name" "$line"; done | median)"
+    h="$(for line in "${healths[@]}"; do field "$name" "$line"; done | median)"
+    echo "median of $rounds rounds: $name grade=$g healthz=$h"
+  done
+  echo "median of $rounds rounds: ratio grade/healthz requests/s: $(printf '%s\n' "${ratios[@]}" | median)"
+fi
