@@ -18,18 +18,9 @@ wrk_threads="${WRK_THREADS:-2}"
 server_threads="${SERVER_THREADS:-$(nproc)}"
 rounds="${ROUNDS:-1}"
 
-command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 1; }
-[ -x "$server" ] || { echo "no server binary at $server; build it first" >&2; exit 1; }
-
-out="$(mktemp)"
-# The access log goes to /dev/null: the benchmark measures the service, not the terminal.
-"$server" --address 127.0.0.1 --port 0 --threads "$server_threads" \
-  --problems "$root/problems" >"$out" 2>/dev/null &
-pid=$!
-trap 'kill -TERM $pid 2>/dev/null; wait $pid 2>/dev/null; rm -f "$out"' EXIT
-for _ in $(seq 100); do grep -q '^listening on' "$out" && break; sleep 0.05; done
-url="$(sed -n 's/^listening on //p' "$out")"
-[ -n "$url" ] || { echo "the server did not start" >&2; exit 1; }
+# shellcheck source=bench/start_server.sh
+. "$here/start_server.sh"
+start_server "$server" "$server_threads"
 
 run() {  # name, path, [BENCH_POST]
   local line

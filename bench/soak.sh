@@ -20,19 +20,11 @@ sample="${SAMPLE:-5}"
 wrk_threads="${WRK_THREADS:-2}"
 server_threads="${SERVER_THREADS:-$(nproc)}"
 
-command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 1; }
-[ -x "$server" ] || { echo "no server binary at $server; build it first" >&2; exit 1; }
-
-out="$(mktemp)"
+# shellcheck source=bench/start_server.sh
+. "$here/start_server.sh"
+start_server "$server" "$server_threads"
 result="$(mktemp)"
-"$server" --address 127.0.0.1 --port 0 --threads "$server_threads" \
-  --problems "$root/problems" >"$out" 2>/dev/null &
-pid=$!
-trap 'kill -TERM $pid 2>/dev/null; wait $pid 2>/dev/null; rm -f "$out" "$result"' EXIT
-for _ in $(seq 100); do grep -q '^listening on' "$out" && break; sleep 0.05; done
-url="$(sed -n 's/^listening on //p' "$out")"
-[ -n "$url" ] || { echo "the server did not start" >&2; exit 1; }
-case "$url" in http://127.0.0.1:*) ;; *) echo "not loopback: $url" >&2; exit 1 ;; esac
+trap 'kill -TERM $pid 2>/dev/null; wait $pid 2>/dev/null; rm -f "$server_out" "$result"' EXIT
 
 rss_kib() { awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status"; }
 

@@ -16,9 +16,6 @@ namespace http = boost::beast::http;
 using Request = http::request<http::string_body>;
 using Response = http::response<http::string_body>;
 
-// A code of the server's own, beside result.h's: a failure that is ours, not the client's.
-inline constexpr const char* kInternalError = "internal_error";
-
 // The status for an error code (400 for the body errors, 404, 405, 413, 415, 431, 503); an
 // unknown code is our bug and gets 500.
 http::status status_for(std::string_view code);

@@ -115,7 +115,7 @@ Routed Router::route(const Request& request) const {
     return route_unguarded(request);
   } catch (const std::exception&) {
     return {
-        error_answer(request, {kInternalError,
+        error_answer(request, {error_code::kInternalError,
                                "the server failed to answer this request; please report it", ""}),
         "", std::nullopt};
   }

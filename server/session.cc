@@ -210,19 +210,19 @@ void Session::on_write(beast::error_code ec, std::size_t) {
 }
 
 // Closes our side, then reads and drops what the client still sends until it closes too
-// (or kLingerTimeout / kMaxLingerBytes): closing with unread input would reset the
+// (or limits::kLingerTimeout / kMaxLingerBytes): closing with unread input would reset the
 // connection and could destroy the answer before the client reads it.
 void Session::do_linger() {
   beast::error_code ignored;
   stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
-  stream_.expires_after(kLingerTimeout);
+  stream_.expires_after(limits::kLingerTimeout);
   stream_.async_read_some(net::buffer(discard_),
                           beast::bind_front_handler(&Session::on_linger, shared_from_this()));
 }
 
 void Session::on_linger(beast::error_code ec, std::size_t bytes) {
   lingered_bytes_ += bytes;
-  if (ec || lingered_bytes_ > kMaxLingerBytes) return do_close();
+  if (ec || lingered_bytes_ > limits::kMaxLingerBytes) return do_close();
   stream_.async_read_some(net::buffer(discard_),
                           beast::bind_front_handler(&Session::on_linger, shared_from_this()));
 }

@@ -26,11 +26,6 @@ namespace net = boost::asio;
 namespace beast = boost::beast;
 using tcp = net::ip::tcp;
 
-// After answering with an error and closing our side, how long unread input from the client
-// is drained so that the answer is not lost to a TCP reset, and how much of it at most.
-inline constexpr std::chrono::seconds kLingerTimeout{2};
-inline constexpr std::size_t kMaxLingerBytes = 4 * 1024 * 1024;
-
 class Session;
 
 // How long a client may take, per connection. limits.h fixes the service's values; tests

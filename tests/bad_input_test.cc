@@ -17,7 +17,6 @@ namespace {
 
 using namespace harness;
 
-const std::string kProblemsDir = HEADGRADER_SOURCE_DIR "/problems";
 const std::string kGrade = "/v1/problems/consonant-anywhere/grade";
 
 // A POST with Content-Length framing.
@@ -222,24 +221,7 @@ std::vector<Row> table() {
   };
 }
 
-class BadInput : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    server_ = new ServerProcess(
-        {"--port", "0", "--address", "127.0.0.1", "--threads", "2", "--problems", kProblemsDir});
-    port_ = server_->wait_listening();
-  }
-  static void TearDownTestSuite() {
-    delete server_;
-    server_ = nullptr;
-  }
-  void SetUp() override { ASSERT_NE(port_, 0); }
-
-  static ServerProcess* server_;
-  static std::uint16_t port_;
-};
-ServerProcess* BadInput::server_ = nullptr;
-std::uint16_t BadInput::port_ = 0;
+class BadInput : public SharedServerTest {};
 
 TEST_F(BadInput, EveryRowGetsItsStatusAndCodeAndTheServerKeepsServing) {
   const std::vector<Row> rows = table();

@@ -258,7 +258,7 @@ TEST(ErrorResponse, MapsEveryCodeToItsStatusInOneTable) {
   EXPECT_EQ(status_for(error_code::kHeaderTooLarge), http::status::request_header_fields_too_large);
   EXPECT_EQ(status_for(error_code::kTooManyConnections), http::status::service_unavailable);
   EXPECT_EQ(status_for(error_code::kShuttingDown), http::status::service_unavailable);
-  EXPECT_EQ(status_for(kInternalError), http::status::internal_server_error);
+  EXPECT_EQ(status_for(error_code::kInternalError), http::status::internal_server_error);
   EXPECT_EQ(status_for("no_such_code"), http::status::internal_server_error);
 }
 

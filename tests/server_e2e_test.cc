@@ -61,25 +61,7 @@ std::string engine_grade(const std::string& id, const std::string& body) {
 
 Json error_of(const HttpResponse& response) { return Json::parse(response.body())["error"]; }
 
-// One server for the tests that do not stop it.
-class ServerE2E : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    server_ = new ServerProcess(
-        {"--port", "0", "--address", "127.0.0.1", "--threads", "2", "--problems", kProblemsDir});
-    port_ = server_->wait_listening();
-  }
-  static void TearDownTestSuite() {
-    delete server_;
-    server_ = nullptr;
-  }
-  void SetUp() override { ASSERT_NE(port_, 0); }
-
-  static ServerProcess* server_;
-  static std::uint16_t port_;
-};
-ServerProcess* ServerE2E::server_ = nullptr;
-std::uint16_t ServerE2E::port_ = 0;
+class ServerE2E : public SharedServerTest {};
 
 TEST_F(ServerE2E, EveryRouteAnswersJson) {
   Client client(port_);

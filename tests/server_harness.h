@@ -229,4 +229,25 @@ inline std::optional<HttpResponse> exchange_raw(std::uint16_t port, std::string_
   return parser.release();
 }
 
+// --- One server for a whole test suite -------------------------------------------------------
+
+// A fixture whose suite shares one server on the bundled problems (for tests that do not
+// stop it or change its flags): started before the suite's first test, stopped after its last.
+class SharedServerTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    server_ = new ServerProcess({"--port", "0", "--address", "127.0.0.1", "--threads", "2",
+                                 "--problems", HEADGRADER_SOURCE_DIR "/problems"});
+    port_ = server_->wait_listening();
+  }
+  static void TearDownTestSuite() {
+    delete server_;
+    server_ = nullptr;
+  }
+  void SetUp() override { ASSERT_NE(port_, 0); }
+
+  static inline ServerProcess* server_ = nullptr;
+  static inline std::uint16_t port_ = 0;
+};
+
 }  // namespace headgrader::server::harness

@@ -44,6 +44,10 @@ inline constexpr std::chrono::seconds kReadTimeout{10};   // whole request, from
 inline constexpr std::chrono::seconds kIdleTimeout{30};   // keep-alive between requests
 inline constexpr std::chrono::seconds kWriteTimeout{10};
 inline constexpr std::chrono::seconds kShutdownGrace{5};  // in-flight requests on SIGTERM
+// After answering with an error and closing our side, how long unread input from the client
+// is drained so that the answer is not lost to a TCP reset, and how much of it at most.
+inline constexpr std::chrono::seconds kLingerTimeout{2};
+inline constexpr std::size_t kMaxLingerBytes = 4 * 1024 * 1024;
 inline constexpr std::size_t kMaxConnections = 2048;
 
 }  // namespace headgrader::limits
