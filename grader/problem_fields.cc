@@ -11,9 +11,10 @@
 namespace headgrader {
 namespace {
 
-constexpr std::array<const char*, 15> kFields = {
-    "id",      "title",  "statement", "alphabet", "classes",  "W_E",     "W_P",      "submit",
-    "given",   "scale",  "causal",    "expected", "tolerance", "strings", "reference"};
+// "$schema" is not a problem field: editors read it to find problems/schema.json.
+constexpr std::array<const char*, 16> kFields = {
+    "id",    "title", "statement", "alphabet", "classes",   "W_E",     "W_P",       "submit",
+    "given", "scale", "causal",    "expected", "tolerance", "strings", "reference", "$schema"};
 
 // Levenshtein distance, for "did you mean".
 std::size_t edit_distance(const std::string& a, const std::string& b) {
@@ -224,6 +225,10 @@ void read_head_options(const Json& json, Problem& p, DefectList& defects) {
 void read_problem_fields(const Json& json, const std::string& id_from_name, Problem& p,
                          DefectList& defects) {
   check_unknown_keys(json, kFields, "", defects);
+  if (const auto schema = json.find("$schema"); schema != json.end() && !schema->is_string()) {
+    defects.add("$schema", "must be a string (where the JSON Schema is, e.g. \"schema.json\"); "
+                           "it is " + describe_json_type(*schema));
+  }
   if (auto id = read_string(json, "id", defects)) {
     p.id = *id;
     const bool well_formed =

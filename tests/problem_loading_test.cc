@@ -144,6 +144,15 @@ TEST(ProblemLoading, UnknownFieldSuggestsTheNearestName) {
                   "listed in the authoring guide (problems/README.md)"});
 }
 
+TEST(ProblemLoading, SchemaKeyForEditorsIsIgnoredWhenAString) {
+  auto p = tiny_problem();
+  p["$schema"] = "schema.json";
+  EXPECT_EQ(defects_of(p), Lines{"loaded"});
+  p["$schema"] = 3;
+  EXPECT_EQ(defects_of(p), Lines{"tiny.json: $schema: must be a string (where the JSON Schema "
+                                 "is, e.g. \"schema.json\"); it is a number"});
+}
+
 TEST(ProblemLoading, UnknownFieldInsideStrings) {
   auto p = tiny_problem();
   p["strings"]["exhaustive_lenght"] = 2;
