@@ -7,8 +7,8 @@
 
 namespace headgrader {
 
-bool expected_at_state(const Problem& p, const int* counts, std::size_t last,
-                       TokenString& prefix, std::vector<int>& class_counts, double* out) {
+bool expected_at_state(const Problem& p, const int* counts, std::size_t last, TokenString& prefix,
+                       std::vector<int>& class_counts, double* out) {
   prefix.clear();
   for (std::size_t b = 0; b < p.representatives.size(); ++b) {
     prefix.insert(prefix.end(), static_cast<std::size_t>(counts[b] - (b == last)),
@@ -42,7 +42,8 @@ std::shared_ptr<const CountStateGraph> build_count_states(const Problem& p) {
     graph->next.resize(level_end * g, -1);
     for (std::size_t s = level_begin; s < level_end; ++s) {
       for (std::size_t a = 0; a < g; ++a) {
-        counts.assign(graph->counts_of(static_cast<int>(s)), graph->counts_of(static_cast<int>(s)) + g);
+        counts.assign(graph->counts_of(static_cast<int>(s)),
+                      graph->counts_of(static_cast<int>(s)) + g);
         ++counts[a];
         const auto [at, fresh] = id_of.emplace(counts, static_cast<int>(graph->size()));
         if (fresh) graph->counts.insert(graph->counts.end(), counts.begin(), counts.end());
@@ -61,7 +62,8 @@ std::shared_ptr<const CountStateGraph> build_count_states(const Problem& p) {
     const int* n = graph->counts_of(static_cast<int>(s));
     for (std::size_t a = 0; a < g; ++a) {
       if (n[a] == 0) continue;
-      if (!expected_at_state(p, n, a, prefix, class_counts, &graph->expected[(s * g + a) * p.n_v])) {
+      if (!expected_at_state(p, n, a, prefix, class_counts,
+                             &graph->expected[(s * g + a) * p.n_v])) {
         return nullptr;  // cannot happen after the load's check; grade prefix by prefix then
       }
     }

@@ -16,13 +16,15 @@ namespace headgrader {
 struct CountStateGraph {
   std::size_t groups = 0;
   std::size_t n_v = 0;
-  int depth = 0;                      // every state of a prefix of length ≤ depth is here
-  std::vector<int> counts;            // [state * groups + b]; state 0 is the empty prefix
-  std::vector<int> next;              // [state * groups + a]: one more token of group a; -1 past depth
-  std::vector<double> expected;       // [(state * groups + a) * n_v + c], for counts[a] ≥ 1
+  int depth = 0;                 // every state of a prefix of length ≤ depth is here
+  std::vector<int> counts;       // [state * groups + b]; state 0 is the empty prefix
+  std::vector<int> next;         // [state * groups + a]: one more token of group a; -1 past depth
+  std::vector<double> expected;  // [(state * groups + a) * n_v + c], for counts[a] ≥ 1
 
   std::size_t size() const { return counts.size() / groups; }
-  const int* counts_of(int state) const { return &counts[static_cast<std::size_t>(state) * groups]; }
+  const int* counts_of(int state) const {
+    return &counts[static_cast<std::size_t>(state) * groups];
+  }
   const double* expected_row(int state, std::size_t a) const {
     return &expected[(static_cast<std::size_t>(state) * groups + a) * n_v];
   }

@@ -366,7 +366,8 @@ Verdict PrefixJudge::Impl::state_verdict(int state, std::size_t group) {
     if (graph_) {
       std::copy_n(graph_->expected_row(state, group), p_.n_v, want_.data());
     } else {
-      (void)expected_at_state(p_, n, group, canonical_, class_counts_, want_.data());  // checked at load
+      // Cannot fault: `expected` was checked on the tested set at load.
+      (void)expected_at_state(p_, n, group, canonical_, class_counts_, want_.data());
     }
     const Verdict verdict = judge(fast_->margin());
     known = verdict == Verdict::kPass ? 0 : verdict == Verdict::kFail ? 1 : 2;

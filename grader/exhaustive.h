@@ -1,8 +1,10 @@
 // Grading the exhaustive set (every string of length 1..exhaustive_length over the
-// representatives) as a tree of prefixes. A causal head's output at position i depends only
-// on s_1 … s_i, so each prefix is computed once and a failing prefix fails its whole
-// subtree. Without a position embedding the new row needs only the prefix's count of each
-// group: extending a prefix costs O(groups × n_v), not O(length).
+// representatives). A causal head's output at position i depends only on s_1 … s_i, so a
+// failing prefix fails its whole subtree. Without a position embedding the row needs only
+// the prefix's count of each group and its last group; when `expected` does not read
+// positions either, the failures are counted over those count states (dynamic programming,
+// no prefix visited twice in the same state). Otherwise the set is walked as a tree of
+// prefixes, each computed once, extending a prefix in O(groups × n_v) without W_P.
 // The result is exactly that of evaluating each string on its own (grade_each_string).
 #pragma once
 

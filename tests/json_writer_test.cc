@@ -20,10 +20,29 @@ using testing::bundled;
 using testing::rows;
 
 TEST(JsonWriter, NumbersPrintAsNlohmannDumpsThem) {
-  const double kCases[] = {0.1, 1.0 / 3, 2.0 / 3, 1e-5, 1.5e-7, 0.0001, 0.00012345, 123456.789,
-                           1e15 + 0.5, 1e16, 1.5e16, 9007199254740993.0, 1e21, 1e300, 5e-324,
-                           std::numeric_limits<double>::max(), -0.1, -2.5e-10, 0.013296708957732007,
-                           0.986703291042268, 1.0, -0.0, 3.0};
+  const double kCases[] = {0.1,
+                           1.0 / 3,
+                           2.0 / 3,
+                           1e-5,
+                           1.5e-7,
+                           0.0001,
+                           0.00012345,
+                           123456.789,
+                           1e15 + 0.5,
+                           1e16,
+                           1.5e16,
+                           9007199254740993.0,
+                           1e21,
+                           1e300,
+                           5e-324,
+                           std::numeric_limits<double>::max(),
+                           -0.1,
+                           -2.5e-10,
+                           0.013296708957732007,
+                           0.986703291042268,
+                           1.0,
+                           -0.0,
+                           3.0};
   for (const double x : kCases) {
     JsonWriter out;
     out.value(x);
@@ -44,9 +63,13 @@ TEST(JsonWriter, WholeNumbersPrintAsIntegersAndMinusZeroAsZero) {
 }
 
 TEST(JsonWriter, StringsAreEscapedAsNlohmannDumpsThem) {
-  const std::string kCases[] = {"plain", "quote \" and backslash \\", "tab\tnew\nline\r",
-                                std::string("nul \0 and \x1f and \x7f", 18), "\b\f",
-                                "ünïcödé → ∑ 字", "slash / stays"};
+  const std::string kCases[] = {"plain",
+                                "quote \" and backslash \\",
+                                "tab\tnew\nline\r",
+                                std::string("nul \0 and \x1f and \x7f", 18),
+                                "\b\f",
+                                "ünïcödé → ∑ 字",
+                                "slash / stays"};
   for (const auto& text : kCases) {
     JsonWriter out;
     out.value(text);
