@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Drives headgrader-server with wrk: POST the handout solution to consonant-anywhere, then
-# GET /healthz, each with 64 connections for 10 s; prints requests/s, p50 and p99 of both and
-# the ratio grade/healthz. With ROUNDS > 1 the pair is repeated, alternating, and the medians
-# are printed last: on a shared machine one round can be off by a third either way. Not a
-# test: run it by hand on a quiet machine.
+# GET /healthz, each with 64 connections for 10 s; prints requests/s, p50 and p99 of both, the
+# server's CPU time per request (server_cpu_us) and the ratio grade/healthz. With ROUNDS > 1
+# the pair is repeated, alternating, and the medians are printed last: on a shared machine one
+# round can be off by a third either way. Not a test: run it by hand on a quiet machine.
 #
 #   bench/http_bench.sh [path/to/headgrader-server]     (default: build/server/headgrader-server)
 #   env: CONNECTIONS (64), DURATION (10s), WRK_THREADS (2), SERVER_THREADS (nproc), ROUNDS (1)
@@ -22,11 +22,20 @@ rounds="${ROUNDS:-1}"
 . "$here/start_server.sh"
 start_server "$server" "$server_threads"
 
+# The server's CPU time (user + system, in clock ticks) so far: per request it is a steadier
+# figure than requests/s, which also depends on how the machine shares its cores with wrk.
+server_ticks() { awk '{ print $14 + $15 }' "/proc/$pid/stat"; }
+ticks_per_s="$(getconf CLK_TCK)"
+
 run() {  # name, path, [BENCH_POST]
-  local line
+  local line before after requests
+  before="$(server_ticks)"
   line="$(env ${3:+BENCH_POST=1} wrk -t"$wrk_threads" -c"$connections" -d"$duration" \
     -s "$here/http_bench.lua" "$url$2" | grep '^RESULT')"
-  echo "$1 ${line#RESULT }"
+  after="$(server_ticks)"
+  requests="$(sed -n 's/.* requests=\([0-9]*\).*/\1/p' <<<"$line")"
+  echo "$1 ${line#RESULT } server_cpu_us=$(awk -v t=$((after - before)) -v hz="$ticks_per_s" \
+    -v n="$requests" 'BEGIN { printf "%.1f", t / hz * 1e6 / n }')"
 }
 
 echo "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p' | head -1)"
@@ -45,7 +54,7 @@ for ((round = 1; round <= rounds; ++round)); do
   grades+=("$grade"); healths+=("$health"); ratios+=("$ratio")
 done
 if ((rounds > 1)); then
-  for name in requests_per_s p50_ms p99_ms; do
+  for name in requests_per_s p50_ms p99_ms server_cpu_us; do
     g="$(for line in "${grades[@]}"; do field "$name" "$line"; done | median)"
     h="$(for line in "${healths[@]}"; do field "$name" "$line"; done | median)"
     echo "median of $rounds rounds: $name grade=$g healthz=$h"

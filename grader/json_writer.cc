@@ -1,4 +1,4 @@
-#include "json_writer.h"
+#include "headgrader/json_writer.h"
 
 #include <array>
 #include <charconv>
@@ -6,8 +6,44 @@
 // nlohmann's own shortest round-trip formatting (Grisu2), the one its dump() uses for every
 // double: std::to_chars' shortest form differs from it in a few last digits now and then.
 #include <nlohmann/detail/conversions/to_chars.hpp>
+#include <nlohmann/json.hpp>
 
 namespace headgrader {
+
+bool is_valid_utf8(std::string_view bytes) {
+  const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
+  const auto* const end = p + bytes.size();
+  const auto in = [](unsigned char c, unsigned lo, unsigned hi) { return c >= lo && c <= hi; };
+  while (p != end) {
+    const unsigned char lead = *p;
+    if (lead < 0x80) {
+      ++p;
+      continue;
+    }
+    // The range of the second byte depends on the lead (table 3-7); the others are 80..BF.
+    std::size_t length = 0;
+    unsigned lo = 0x80, hi = 0xBF;
+    if (in(lead, 0xC2, 0xDF)) {
+      length = 2;
+    } else if (in(lead, 0xE0, 0xEF)) {
+      length = 3;
+      if (lead == 0xE0) lo = 0xA0;  // no overlong forms
+      if (lead == 0xED) hi = 0x9F;  // no surrogates
+    } else if (in(lead, 0xF0, 0xF4)) {
+      length = 4;
+      if (lead == 0xF0) lo = 0x90;  // no overlong forms
+      if (lead == 0xF4) hi = 0x8F;  // nothing past U+10FFFF
+    } else {
+      return false;  // a continuation byte, C0, C1 or F5..FF
+    }
+    if (static_cast<std::size_t>(end - p) < length || !in(p[1], lo, hi)) return false;
+    for (std::size_t k = 2; k < length; ++k) {
+      if (!in(p[k], 0x80, 0xBF)) return false;
+    }
+    p += length;
+  }
+  return true;
+}
 
 JsonWriter& JsonWriter::open(char bracket) {
   separate();
@@ -70,9 +106,24 @@ JsonWriter& JsonWriter::value(std::string_view text) {
   return *this;
 }
 
+JsonWriter& JsonWriter::untrusted_value(std::string_view bytes) {
+  if (is_valid_utf8(bytes)) return value(bytes);
+  // Rare (a client's stray bytes), so nlohmann's own replacement is used as is.
+  separate();
+  out_ += nlohmann::json(std::string(bytes))
+              .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return *this;
+}
+
 JsonWriter& JsonWriter::value(bool b) {
   separate();
   out_ += b ? "true" : "false";
+  return *this;
+}
+
+JsonWriter& JsonWriter::null() {
+  separate();
+  out_ += "null";
   return *this;
 }
 

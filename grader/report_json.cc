@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "headgrader/report.h"
-#include "json_writer.h"
+#include "headgrader/json_writer.h"
 
 namespace headgrader {
 namespace {

@@ -1,16 +1,18 @@
-// The grade answer is written without a JSON tree (grader/json_writer.h); it must be the
+// The grade answer is written without a JSON tree (include/headgrader/json_writer.h); it must be the
 // very bytes nlohmann's dump() prints for the same document, which earlier answers were and
 // course systems may compare against.
-#include "../grader/json_writer.h"
+#include "headgrader/json_writer.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "headgrader/grade.h"
 #include "headgrader/report.h"
+#include "headgrader/strings.h"
 #include "test_support.h"
 
 namespace headgrader {
@@ -77,12 +79,49 @@ TEST(JsonWriter, StringsAreEscapedAsNlohmannDumpsThem) {
   }
 }
 
+TEST(JsonWriter, IsValidUtf8AcceptsExactlyTheWellFormedSequences) {
+  for (const std::string valid : {"", "ascii", "\xC2\x80", "\xDF\xBF", "\xE0\xA0\x80", "\xED\x9F\xBF",
+                                  "\xEE\x80\x80", "\xF0\x90\x80\x80", "\xF4\x8F\xBF\xBF",
+                                  "ünïcödé → ∑ 字 😀"}) {
+    EXPECT_TRUE(is_valid_utf8(valid)) << ::testing::PrintToString(valid);
+  }
+  for (const std::string invalid :
+       {"\x80", "\xBF", "\xC0\xAF", "\xC1\xBF", "\xC2", "\xC2\x7F", "\xE0\x9F\xBF",
+        "\xED\xA0\x80", "\xE1\x80", "\xF0\x8F\xBF\xBF", "\xF4\x90\x80\x80", "\xF5\x80\x80\x80",
+        "\xFF", "a\xE2\x82", "\xE2\x82\xACx\x80"}) {
+    EXPECT_FALSE(is_valid_utf8(invalid)) << ::testing::PrintToString(invalid);
+  }
+}
+
+TEST(JsonWriter, UntrustedBytesPrintAsNlohmannDumpsThemWithReplacement) {
+  const auto nlohmann_replacing = [](const std::string& bytes) {
+    return Json(bytes).dump(-1, ' ', false, Json::error_handler_t::replace);
+  };
+  std::vector<std::string> cases = {"/v1/problems", "/\xff", "/\xC3", "/\xC3(", "/\xE2\x82",
+                                    "/\xF0\x9F\x98", "/\xED\xA0\x80x", "\"quoted\"\t\x01",
+                                    "ünï\xC0\xAF" "cödé"};
+  // Random byte strings, biased towards the bytes UTF-8 sequences are made of.
+  SplitMix64 rng(7);
+  const unsigned char kBytes[] = {'a', '"', '\\', 0x01, 0x7F, 0x80, 0x9F, 0xA0, 0xBF,
+                                  0xC2, 0xDF, 0xE0, 0xED, 0xEF, 0xF0, 0xF4, 0xF5, 0xFF};
+  for (int n = 0; n < 2000; ++n) {
+    std::string bytes(1 + rng.next() % 8, ' ');
+    for (auto& c : bytes) c = static_cast<char>(kBytes[rng.next() % sizeof kBytes]);
+    cases.push_back(bytes);
+  }
+  for (const auto& bytes : cases) {
+    JsonWriter out;
+    out.untrusted_value(bytes);
+    EXPECT_EQ(out.take(), nlohmann_replacing(bytes)) << ::testing::PrintToString(bytes);
+  }
+}
+
 TEST(JsonWriter, NestedContainersGetCommasOnlyBetweenElements) {
   JsonWriter out;
   out.begin_object().key("a").begin_array().end_array().key("b").begin_object().end_object();
   out.key("c").begin_array().begin_array().value(1).end_array().begin_array().end_array();
-  out.value(true).end_array().end_object();
-  EXPECT_EQ(out.take(), R"({"a":[],"b":{},"c":[[1],[],true]})");
+  out.value(true).null().end_array().end_object();
+  EXPECT_EQ(out.take(), R"({"a":[],"b":{},"c":[[1],[],true,null]})");
 }
 
 TEST(ReportJson, IsTheTextNlohmannPrintsForItsOwnParse) {

@@ -312,6 +312,29 @@ TEST(AccessLog, UnknownPartsAreNullAndBadBytesAreReplaced) {
   EXPECT_TRUE(line["passed"].is_null());
 }
 
+TEST(AccessLog, TimesAreUtcCalendarDatesWithMilliseconds) {
+  using namespace std::chrono;
+  const auto at = [](sys_days day, milliseconds since_midnight) {
+    AccessLogEntry entry;
+    entry.time = system_clock::time_point(day + since_midnight);
+    return Json::parse(format_access_log(entry))["time"].get<std::string>();
+  };
+  EXPECT_EQ(at(2024y / February / 29, 86'399'999ms), "2024-02-29T23:59:59.999Z");
+  EXPECT_EQ(at(2000y / March / 1, 0ms), "2000-03-01T00:00:00.000Z");
+  EXPECT_EQ(at(2026y / December / 31, hours(13) + minutes(7) + seconds(5) + 40ms),
+            "2026-12-31T13:07:05.040Z");
+  EXPECT_EQ(at(1999y / January / 9, 3'600'000ms), "1999-01-09T01:00:00.000Z");
+}
+
+TEST(AccessLog, APathCutInsideACharacterEndsInAReplacement) {
+  // "é" is two bytes; the cut at kMaxLoggedPathBytes leaves only its first.
+  const std::string path = std::string(kMaxLoggedPathBytes - 1, 'a') + "é";
+  AccessLogEntry entry;
+  entry.path = path;
+  const Json line = Json::parse(format_access_log(entry));
+  EXPECT_EQ(line["path"], std::string(kMaxLoggedPathBytes - 1, 'a') + "\xEF\xBF\xBD");
+}
+
 // --- Flags ------------------------------------------------------------------------------------
 
 Result<ServerOptions> parse(std::initializer_list<std::string_view> args) {

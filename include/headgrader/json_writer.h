@@ -1,8 +1,9 @@
 // A JSON text written straight into a string, byte for byte what nlohmann::json's dump()
 // gives for the same document (its shortest round-trip numbers, its escaping, no spaces),
 // without building a tree first: the grade answer is written on every request, and a tree
-// of a few hundred small arrays costs more than the grading. Strings must be valid UTF-8
-// (the report's are: problem ids and strings over a validated alphabet).
+// of a few hundred small arrays costs more than the grading. Strings given to value() must be
+// valid UTF-8 (the report's are: problem ids and strings over a validated alphabet); bytes
+// from a client go through untrusted_value().
 #pragma once
 
 #include <cmath>
@@ -20,6 +21,10 @@ inline bool prints_as_integer(double x) {
   return x == std::floor(x) && std::fabs(x) < 9007199254740992.0;  // false for NaN and ±∞
 }
 
+// Well-formed UTF-8 as Unicode's table 3-7 defines it (no overlong forms, no surrogates,
+// nothing past U+10FFFF): what nlohmann's dump() accepts.
+bool is_valid_utf8(std::string_view bytes);
+
 class JsonWriter {
  public:
   JsonWriter& begin_object() { return open('{'); }
@@ -30,7 +35,11 @@ class JsonWriter {
 
   JsonWriter& value(std::string_view text);
   JsonWriter& value(const char* text) { return value(std::string_view(text)); }
+  // Bytes that may not be UTF-8 (a request target): as value() when they are; otherwise as
+  // nlohmann's dump with error_handler_t::replace writes them, each bad sequence as U+FFFD.
+  JsonWriter& untrusted_value(std::string_view bytes);
   JsonWriter& value(bool b);
+  JsonWriter& null();
   JsonWriter& value(std::int64_t n);
   JsonWriter& value(std::uint64_t n);
   JsonWriter& value(int n) { return value(static_cast<std::int64_t>(n)); }
