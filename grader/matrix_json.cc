@@ -55,37 +55,39 @@ Result<Matrix> parse_matrix(const Json& value, const std::string& name,
   Matrix m(static_cast<Eigen::Index>(value.size()), static_cast<Eigen::Index>(columns));
   for (std::size_t r = 0; r < value.size(); ++r) {
     const auto& row = value[r];
-    const std::string where = "row " + std::to_string(r + 1) + " of " + name;
+    // Messages are built only on a fault: this runs for every row of every submission.
+    const auto where = [&] { return "row " + std::to_string(r + 1) + " of " + name; };
     if (!row.is_array()) {
-      return fail(error_code::kWrongType, where + " must be an array of numbers; it is " +
+      return fail(error_code::kWrongType, where() + " must be an array of numbers; it is " +
                                               describe_json_type(row) + " (" + name +
                                               " must be " + kShape + ")");
     }
     if (row.empty()) {
-      return fail(error_code::kWrongShape, where + " is empty; every row needs a number per column");
+      return fail(error_code::kWrongShape, where() + " is empty; every row needs a number per column");
     }
     if (row.size() > max_columns) {
-      return fail(error_code::kOutOfRange, where + " has " + std::to_string(row.size()) +
+      return fail(error_code::kOutOfRange, where() + " has " + std::to_string(row.size()) +
                                                " numbers; at most " +
                                                std::to_string(max_columns) + " columns are allowed");
     }
     if (row.size() != columns) {
       return fail(error_code::kWrongShape,
-                  where + " has " + count_of(row.size(), "number", "numbers") + " but row 1 has " +
+                  where() + " has " + count_of(row.size(), "number", "numbers") + " but row 1 has " +
                       std::to_string(columns) + "; all rows must be the same length");
     }
     for (std::size_t c = 0; c < columns; ++c) {
       const auto& entry = row[c];
-      const std::string cell =
-          "row " + std::to_string(r + 1) + ", column " + std::to_string(c + 1) + " of " + name;
+      const auto cell = [&] {
+        return "row " + std::to_string(r + 1) + ", column " + std::to_string(c + 1) + " of " + name;
+      };
       if (!entry.is_number()) {
         return fail(error_code::kWrongType,
-                    cell + " must be a number; it is " + describe_json_type(entry));
+                    cell() + " must be a number; it is " + describe_json_type(entry));
       }
       const double x = entry.get<double>();
       if (!std::isfinite(x) || std::fabs(x) > limits::kMaxAbsEntry) {
         return fail(error_code::kOutOfRange,
-                    cell + " is " + (std::isfinite(x) ? entry.dump() : std::string("too large")) +
+                    cell() + " is " + (std::isfinite(x) ? entry.dump() : std::string("too large")) +
                         "; entries must be at most 1e6 in absolute value");
       }
       m(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)) = x;
