@@ -80,7 +80,7 @@ class Expected {
   // through overflow. Does not allocate.
   std::optional<EvaluationFault> evaluate(const PrefixFacts& facts, std::span<double> out) const;
 
-  struct Program;  // the compiled form; defined in grader/expected.cc
+  struct Program;  // the compiled form; defined in grader/expected_program.h
 
  private:
   explicit Expected(std::unique_ptr<Program> program);
