@@ -15,6 +15,7 @@
 #include <boost/asio/write.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -82,34 +83,18 @@ class ServerProcess {
     std::filesystem::remove(stderr_path_, ignored);
   }
 
-  // The first line on stdout, or "" after `timeout`.
+  // The next line on stdout, without its newline (what came of it after `timeout`).
   std::string read_line(std::chrono::milliseconds timeout = 10s) {
-    std::string line;
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    while (std::chrono::steady_clock::now() < deadline) {
-      pollfd fd{stdout_, POLLIN, 0};
-      if (poll(&fd, 1, 50) <= 0) continue;
-      char c;
-      if (read(stdout_, &c, 1) != 1) break;
-      if (c == '\n') return line;
-      line += c;
-    }
+    // One byte per read, so that nothing after the newline is consumed.
+    std::string line =
+        read_stdout(timeout, 1, [](const std::string& text) { return text.ends_with('\n'); });
+    if (line.ends_with('\n')) line.pop_back();
     return line;
   }
 
   // Everything on stdout until the process closes it (or `timeout`).
   std::string read_all(std::chrono::milliseconds timeout = 10s) {
-    std::string text;
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    while (std::chrono::steady_clock::now() < deadline) {
-      pollfd fd{stdout_, POLLIN, 0};
-      if (poll(&fd, 1, 50) <= 0) continue;
-      char buffer[4096];
-      const ssize_t n = read(stdout_, buffer, sizeof buffer);
-      if (n <= 0) break;
-      text.append(buffer, static_cast<std::size_t>(n));
-    }
-    return text;
+    return read_stdout(timeout, 4096, [](const std::string&) { return false; });
   }
 
   // Waits for the listening line; returns the port, or 0.
@@ -146,6 +131,23 @@ class ServerProcess {
   }
 
  private:
+  // Reads stdout, at most `chunk` (≤ 4096) bytes a read, until `done(text so far)`, the
+  // process closes it, or `timeout`.
+  template <class Done>
+  std::string read_stdout(std::chrono::milliseconds timeout, std::size_t chunk, Done done) {
+    std::string text;
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (!done(text) && std::chrono::steady_clock::now() < deadline) {
+      pollfd fd{stdout_, POLLIN, 0};
+      if (poll(&fd, 1, 50) <= 0) continue;
+      char buffer[4096];
+      const ssize_t n = read(stdout_, buffer, std::min(chunk, sizeof buffer));
+      if (n <= 0) break;
+      text.append(buffer, static_cast<std::size_t>(n));
+    }
+    return text;
+  }
+
   pid_t pid_ = -1;
   int stdout_ = -1;
   bool reaped_ = false;
