@@ -24,7 +24,7 @@ double portable_exp(double x) {
   if (std::fabs(x) < 0x1p-28) return 1.0 + x;
 
   // Reduce: x = k·ln2 + r with |r| ≤ ln2/2, r carried as hi − lo for extra precision.
-  const double k = std::nearbyint(x * kInvLn2);
+  const double k = round_to_nearest_even(x * kInvLn2);  // |x · 1/ln2| < 1100
   const double hi = x - k * kLn2Hi;
   const double lo = k * kLn2Lo;
   const double r = hi - lo;
@@ -34,8 +34,8 @@ double portable_exp(double x) {
   const double c = r - t * (kP1 + t * (kP2 + t * (kP3 + t * (kP4 + t * kP5))));
   const double y = 1.0 - ((lo - (r * c) / (2.0 - c)) - hi);
 
-  // Scale by 2^k; ldexp is exact (it only moves the exponent, or rounds once when subnormal).
-  return std::ldexp(y, static_cast<int>(k));
+  // Scale by 2^k: exact (it only moves the exponent), or rounded once when subnormal.
+  return times_power_of_two(y, static_cast<int>(k));
 }
 
 }  // namespace headgrader
