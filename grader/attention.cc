@@ -87,27 +87,31 @@ Matrix head_output(const HeadSpec& spec, const HeadWeights& weights,
   const int L = static_cast<int>(tokens.size());
   const auto n_e = spec.W_E.rows(), n_q = weights.W_q.rows(), n_v = weights.W_V.rows();
   // Steps 1–2 as in run_head, row by row into flat buffers; then each output row from the
-  // scores it can see (the masked ones get weight 0 and add nothing).
-  std::vector<double> r(static_cast<std::size_t>(n_e));
-  std::vector<double> Q(static_cast<std::size_t>(L * n_q)), K(Q.size()),
-      V(static_cast<std::size_t>(L * n_v));
+  // scores it can see (the masked ones get weight 0 and add nothing). One allocation for all
+  // the buffers: this runs for every example of every grade.
+  const auto size = [](auto n) { return static_cast<std::size_t>(n); };
+  std::vector<double> buffer(size(n_e + 2 * L * n_q + L * n_v + 2 * L + n_v));
+  double* const r = buffer.data();
+  double* const Q = r + n_e;
+  double* const K = Q + L * n_q;
+  double* const V = K + L * n_q;
+  double* const scores = V + L * n_v;
+  double* const attention = scores + L;
+  double* const row = attention + L;
   for (int i = 0; i < L; ++i) {
-    head_math::embed(spec, tokens[i], i, r.data());
-    head_math::project(weights.W_q, r.data(), &Q[i * n_q]);
-    head_math::project(weights.W_k, r.data(), &K[i * n_q]);
-    head_math::project(weights.W_V, r.data(), &V[i * n_v]);
+    head_math::embed(spec, tokens[i], i, r);
+    head_math::project(weights.W_q, r, &Q[i * n_q]);
+    head_math::project(weights.W_k, r, &K[i * n_q]);
+    head_math::project(weights.W_V, r, &V[i * n_v]);
   }
-  std::vector<double> scores(static_cast<std::size_t>(L)), attention(scores.size()),
-      row(static_cast<std::size_t>(n_v));
   Matrix output(L, n_v);
   for (int i = 0; i < L; ++i) {
     const int last_visible = spec.causal ? i : L - 1;
     for (int j = 0; j <= last_visible; ++j) {
       scores[j] = head_math::score(&Q[i * n_q], &K[j * n_q], n_q, spec.scale);
     }
-    masked_softmax_row(scores.data(), L, last_visible, attention.data());
-    head_math::attend(attention.data(), last_visible, n_v,
-                      [&](int j) { return &V[j * n_v]; }, row.data());
+    masked_softmax_row(scores, L, last_visible, attention);
+    head_math::attend(attention, last_visible, n_v, [&](int j) { return &V[j * n_v]; }, row);
     for (Eigen::Index c = 0; c < n_v; ++c) output(i, c) = row[c];
   }
   return output;

@@ -389,6 +389,8 @@ std::optional<std::uint64_t> PrefixJudge::Impl::count_failures(int E, FailureCol
   // no state: its whole subtree fails.
   std::vector<int> listed{0};  // the empty prefix
   std::vector<std::size_t> level{0, 1};
+  listed.reserve(state_count());
+  level.reserve(static_cast<std::size_t>(E) + 2);
   std::vector<std::size_t> row(state_count(), kNone);  // state -> its row in `passing`
   row[0] = 0;
   for (int d = 0; d < E; ++d) {

@@ -62,12 +62,14 @@ GradeReport finish_report(const Problem& problem, const HeadWeights& weights,
   report.passed_count = report.total - failed;
   report.passed = failed == 0;
   report.score = static_cast<double>(report.passed_count) / static_cast<double>(report.total);
+  report.examples.reserve(problem.examples.size());
   for (const auto& s : problem.examples) {
     ExampleResult example{s, false, expected_output(problem, s),
                           head_output(problem.head, weights, s)};
     example.passed = all_rows_pass(example.output, example.expected, problem.tolerance);
     report.examples.push_back(std::move(example));
   }
+  report.failures.reserve(failures.kept().size());
   for (const auto& s : failures.kept()) {
     report.failures.push_back(describe_failure(problem, weights, s));
   }
