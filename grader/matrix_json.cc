@@ -59,21 +59,23 @@ Result<Matrix> parse_matrix(const Json& value, const std::string& name,
     const auto where = [&] { return "row " + std::to_string(r + 1) + " of " + name; };
     if (!row.is_array()) {
       return fail(error_code::kWrongType, where() + " must be an array of numbers; it is " +
-                                              describe_json_type(row) + " (" + name +
-                                              " must be " + kShape + ")");
+                                              describe_json_type(row) + " (" + name + " must be " +
+                                              kShape + ")");
     }
     if (row.empty()) {
-      return fail(error_code::kWrongShape, where() + " is empty; every row needs a number per column");
+      return fail(error_code::kWrongShape,
+                  where() + " is empty; every row needs a number per column");
     }
     if (row.size() > max_columns) {
       return fail(error_code::kOutOfRange, where() + " has " + std::to_string(row.size()) +
-                                               " numbers; at most " +
-                                               std::to_string(max_columns) + " columns are allowed");
+                                               " numbers; at most " + std::to_string(max_columns) +
+                                               " columns are allowed");
     }
     if (row.size() != columns) {
-      return fail(error_code::kWrongShape,
-                  where() + " has " + count_of(row.size(), "number", "numbers") + " but row 1 has " +
-                      std::to_string(columns) + "; all rows must be the same length");
+      return fail(error_code::kWrongShape, where() + " has " +
+                                               count_of(row.size(), "number", "numbers") +
+                                               " but row 1 has " + std::to_string(columns) +
+                                               "; all rows must be the same length");
     }
     for (std::size_t c = 0; c < columns; ++c) {
       const auto& entry = row[c];
