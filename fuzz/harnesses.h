@@ -14,6 +14,7 @@
 #include <variant>
 #include <vector>
 
+#include "access_log.h"
 #include "headgrader/grade.h"
 #include "headgrader/limits.h"
 #include "headgrader/problem.h"
@@ -24,8 +25,8 @@
 namespace headgrader::fuzz {
 
 // (a) Raw request bytes through Beast's request parser, with the limits a Session sets, and
-// each request that parses through the Router, as the server would: pipelined requests one
-// after another, at most 8 per input.
+// each request that parses through the Router, as the server would, then into an access-log
+// line: pipelined requests one after another, at most 8 per input.
 inline void http_request(const server::Router& router, std::string_view input) {
   namespace http = boost::beast::http;
   for (int request = 0; request < 8 && !input.empty(); ++request) {
@@ -45,6 +46,15 @@ inline void http_request(const server::Router& router, std::string_view input) {
     if (status < 200 || status >= 600) std::abort();
     if (routed.response[http::field::content_type] != "application/json") std::abort();
     if (routed.response.body().find("\"reference\"") != std::string::npos) std::abort();
+    // Its access-log line is one valid JSON text (UTF-8 included) whatever the client sent.
+    server::AccessLogEntry entry;
+    entry.method = parser.get().method_string();
+    entry.path = parser.get().target();
+    entry.status = status;
+    entry.problem = routed.problem;
+    entry.passed = routed.passed;
+    const std::string line = server::format_access_log(entry);
+    if (!Json::accept(line) || line.find('\n') != std::string::npos) std::abort();
   }
 }
 
