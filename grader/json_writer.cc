@@ -142,11 +142,8 @@ JsonWriter& JsonWriter::value(std::uint64_t n) {
 }
 
 JsonWriter& JsonWriter::value(double x) {
+  if (!std::isfinite(x)) return null();
   separate();
-  if (!std::isfinite(x)) {
-    out_ += "null";
-    return *this;
-  }
   std::array<char, 64> buffer;
   out_.append(buffer.data(), nlohmann::detail::to_chars(buffer.data(), buffer.data() + 64, x));
   return *this;
