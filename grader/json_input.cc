@@ -2,6 +2,7 @@
 
 #include "matrix_json.h"
 
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -31,15 +32,14 @@ class CheckedParse : public nlohmann::json_sax<Json> {
     return enter() && dom_.start_object(size);
   }
   bool key(string_t& key) override {
-    if (keys_.size() == 1) top_key_ = key;
+    if (depth_ == 1) top_key_ = key;  // keys at depth 1 are the root object's
     if (keys_.back().insert(key).second) return dom_.key(key);
     const std::string shown = "\"" + shorten(key) + "\"";
-    error_ = Error{error_code::kDuplicateField,
-                   keys_.size() == 1
-                       ? shown + " is given twice; give each key once"
-                       : shown + " is given twice inside \"" + shorten(top_key_) +
-                             "\"; give each key once",
-                   top_key_};
+    error_ = blame_top_key(
+        error_code::kDuplicateField,
+        depth_ == 1 || !top_key_
+            ? shown + " is given twice; give each key once"
+            : shown + " is given twice inside \"" + shorten(*top_key_) + "\"; give each key once");
     return false;
   }
   bool end_object() override {
@@ -57,12 +57,10 @@ class CheckedParse : public nlohmann::json_sax<Json> {
     if (ex.id == kNumberOverflow) {
       // Well-formed JSON, but a number beyond what a double holds (1e400): say so, and in
       // which top-level field, rather than "not valid JSON".
-      const bool in_field = !keys_.empty();
-      error_ = Error{error_code::kOutOfRange,
-                     subject_ + " holds a number too large to represent, at byte " +
-                         std::to_string(position) +
-                         (in_field ? " in \"" + shorten(top_key_) + "\"" : std::string()),
-                     in_field ? top_key_ : ""};
+      error_ = blame_top_key(error_code::kOutOfRange,
+                             subject_ + " holds a number too large to represent, at byte " +
+                                 std::to_string(position) +
+                                 (top_key_ ? " in \"" + shorten(*top_key_) + "\"" : std::string()));
       return false;
     }
     error_ = Error{error_code::kInvalidJson, describe_parse_error(position, ex.what()), ""};
@@ -74,13 +72,18 @@ class CheckedParse : public nlohmann::json_sax<Json> {
  private:
   bool enter() {
     if (++depth_ > max_depth_) {
-      error_ = Error{error_code::kTooDeep,
-                     subject_ + " is nested more than " + std::to_string(max_depth_) +
-                         " levels deep",
-                     ""};
+      error_ = blame_top_key(error_code::kTooDeep, subject_ + " is nested more than " +
+                                                       std::to_string(max_depth_) + " levels deep");
       return false;
     }
     return true;
+  }
+
+  // The error with field = the root object's key whose value is being read, if any: none
+  // for the root container itself, nor anywhere inside a root that is not an object.
+  Error blame_top_key(const char* code, std::string message) const {
+    if (!top_key_) return Error{code, std::move(message), ""};
+    return key_error(code, std::move(message), *top_key_);
   }
 
   // nlohmann's text ends with "; last read: '<input>'": keep the reason, drop the echo.
@@ -108,7 +111,9 @@ class CheckedParse : public nlohmann::json_sax<Json> {
   nlohmann::detail::json_sax_dom_parser<Json> dom_;
   std::size_t max_depth_;
   std::string subject_;
-  std::string top_key_;
+  // The root object's key last read (as decoded from the text); unset until the root is an
+  // object with a key. A value under it is at depth 1 (scalar) or deeper (container).
+  std::optional<std::string> top_key_;
   std::size_t depth_ = 0;
   std::vector<std::set<std::string>> keys_;
   std::optional<Error> error_;

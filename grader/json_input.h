@@ -15,8 +15,9 @@ namespace headgrader {
 
 // Errors: invalid_json (message says where; also a NUL byte), too_deep, duplicate_field
 // (field = the key when it is a top-level key, else the top-level key it is inside),
-// out_of_range (a number too large for a double, field = its top-level key). `subject` starts the messages:
-// "the body", "the file".
+// out_of_range (a number too large for a double). For too_deep and out_of_range, field = the
+// top-level key (decoded, possibly "") whose value holds the fault; none when the fault is
+// not under a key of a root object. `subject` starts the messages: "the body", "the file".
 Result<Json> parse_json_checked(std::string_view text, std::size_t max_depth,
                                 std::string_view subject);
 

@@ -69,11 +69,22 @@ bool in_exhaustive_set(const Problem& p, const TokenString& s) {
 }
 
 // Sizes the tested set against the budget, then lists the strings beyond the exhaustive set.
+// The set is never empty: a score is passed / total (API.md §5), and a problem that tests
+// nothing would pass every submission. Each source that is there adds at least one string:
+// the exhaustive set (at least one group), an example (never empty), a random draw.
 void build_tested_set(Problem& p, DefectList& defects) {
   const auto& s = p.strings;
   const auto groups = p.representatives.size();
   p.exhaustive_total = exhaustive_count(groups, s.exhaustive_length);
   const auto extra = p.examples.size() + s.random;
+  if (p.exhaustive_total == 0 && extra == 0) {
+    defects.add("strings",
+                "nothing would be tested: exhaustive_length is 0 and there are no "
+                "examples or random strings; set strings.exhaustive_length to 1.." +
+                    std::to_string(s.max_length) +
+                    " (max_length), or add strings.examples or strings.random");
+    return;
+  }
   if (p.exhaustive_total > limits::kTestedStringBudget - extra) {
     int fits = 0;
     while (fits < s.exhaustive_length &&

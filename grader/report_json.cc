@@ -117,7 +117,7 @@ Json error_to_json(const Error& error) {
   return Json{{"error",
                {{"code", error.code},
                 {"message", error.message},
-                {"field", error.field.empty() ? Json(nullptr) : Json(error.field)}}}};
+                {"field", error.has_field() ? Json(error.field) : Json(nullptr)}}}};
 }
 
 Json problem_summary_json(const Problem& p) {

@@ -50,15 +50,15 @@ Error unknown_key(const Problem& problem, const std::string& key) {
     if (lowercase(key) == lowercase(name)) hint = " (did you mean " + name + "?)";
   }
   if (auto canonical = canonical_weight_name(key); canonical && problem.given.count(*canonical)) {
-    return Error{error_code::kUnknownField,
-                 key + " is given by this problem, not chosen by you; send only " +
-                     list_names(problem.submit),
-                 key};
+    return key_error(error_code::kUnknownField,
+                     key + " is given by this problem, not chosen by you; send only " +
+                         list_names(problem.submit),
+                     key);
   }
-  return Error{error_code::kUnknownField,
-               "unknown field \"" + shown + "\"" + hint + "; this problem takes " +
-                   list_names(problem.submit) + ", and optionally student and max_failures",
-               key};
+  return key_error(error_code::kUnknownField,
+                   "unknown field \"" + shown + "\"" + hint + "; this problem takes " +
+                       list_names(problem.submit) + ", and optionally student and max_failures",
+                   key);
 }
 
 Result<int> parse_max_failures(const Json& value) {
@@ -136,8 +136,8 @@ Result<Submission> parse_submission(const Problem& problem, std::string_view bod
     const auto canonical = canonical_weight_name(key);
     if (!canonical || problem.given.count(*canonical)) return unknown_key(problem, key);
     if (auto [it, fresh] = sent_as.emplace(*canonical, key); !fresh) {
-      return Error{error_code::kDuplicateField,
-                   it->second + " and " + key + " name the same matrix; send it once", key};
+      return key_error(error_code::kDuplicateField,
+                       it->second + " and " + key + " name the same matrix; send it once", key);
     }
   }
   for (const auto& name : problem.submit) {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <exception>
+#include <initializer_list>
+#include <optional>
 #include <utility>
 
 #include "headgrader/grade.h"
@@ -12,32 +14,66 @@
 namespace headgrader::server {
 namespace {
 
-enum class Route { kNone, kProblems, kProblem, kGrade, kHealth };
+enum class Route { kNone, kBadEncoding, kProblems, kProblem, kGrade, kHealth };
 
 struct Match {
   Route route = Route::kNone;
-  std::string_view id;  // for kProblem and kGrade
+  std::string id;  // for kProblem and kGrade, percent-decoded
 };
 
-constexpr std::string_view kProblemsPath = "/v1/problems";
-constexpr std::string_view kGradeSuffix = "/grade";
 constexpr std::string_view kRouteList =
     "GET /v1/problems, GET /v1/problems/{id}, POST /v1/problems/{id}/grade and GET /healthz";
 
-// Which route a path names (the query, if any, already cut off). Ids never hold '/'.
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// RFC 3986 §2.1: "%2D" is "-". Nullopt when a '%' is not followed by two hex digits.
+std::optional<std::string> percent_decode(std::string_view segment) {
+  std::string decoded;
+  decoded.reserve(segment.size());
+  for (std::size_t i = 0; i < segment.size(); ++i) {
+    if (segment[i] != '%') {
+      decoded += segment[i];
+      continue;
+    }
+    if (i + 2 >= segment.size()) return std::nullopt;
+    const int high = hex_value(segment[i + 1]);
+    const int low = hex_value(segment[i + 2]);
+    if (high < 0 || low < 0) return std::nullopt;
+    decoded += static_cast<char>(high * 16 + low);
+    i += 2;
+  }
+  return decoded;
+}
+
+// Which route a path names (the query, if any, already cut off). Each segment is decoded on
+// its own, so an encoded '/' ("%2F") stays inside its segment, as RFC 3986 wants.
 Match match_path(std::string_view path) {
-  if (path == "/healthz") return {Route::kHealth, {}};
-  if (path == kProblemsPath) return {Route::kProblems, {}};
-  if (!path.starts_with(kProblemsPath) || path.size() < kProblemsPath.size() + 2 ||
-      path[kProblemsPath.size()] != '/') {
-    return {};
+  if (path.empty() || path.front() != '/') return {};
+  std::vector<std::string> segments;
+  for (std::string_view rest = path.substr(1);;) {
+    const std::size_t slash = rest.find('/');
+    std::optional<std::string> segment = percent_decode(rest.substr(0, slash));
+    if (!segment) return {Route::kBadEncoding, {}};
+    segments.push_back(std::move(*segment));
+    if (slash == std::string_view::npos) break;
+    rest.remove_prefix(slash + 1);
   }
-  std::string_view rest = path.substr(kProblemsPath.size() + 1);
-  if (rest.ends_with(kGradeSuffix)) {
-    std::string_view id = rest.substr(0, rest.size() - kGradeSuffix.size());
-    if (!id.empty() && id.find('/') == std::string_view::npos) return {Route::kGrade, id};
+  const auto is = [&](std::initializer_list<std::string_view> fixed) {
+    return std::equal(fixed.begin(), fixed.end(), segments.begin(), segments.end(),
+                      [](std::string_view a, const std::string& b) { return a.empty() || a == b; });
+  };
+  // An empty pattern segment stands for the id, which must not be empty.
+  if (is({"healthz"})) return {Route::kHealth, {}};
+  if (is({"v1", "problems"})) return {Route::kProblems, {}};
+  if (is({"v1", "problems", ""}) && !segments[2].empty()) return {Route::kProblem, segments[2]};
+  if (is({"v1", "problems", "", "grade"}) && !segments[2].empty()) {
+    return {Route::kGrade, segments[2]};
   }
-  if (rest.find('/') == std::string_view::npos) return {Route::kProblem, rest};
   return {};
 }
 
@@ -62,16 +98,6 @@ Response method_not_allowed(const Request& request, Route route) {
   return response;
 }
 
-// HEAD gets GET's headers, Content-Length included, and no body.
-Response answer_get(const Request& request, std::string body) {
-  Response response = json_answer(request, http::status::ok, std::move(body));
-  if (request.method() == http::verb::head) {
-    const std::size_t length = response.body().size();
-    response.body().clear();
-    response.content_length(length);
-  }
-  return response;
-}
 
 std::string_view trim(std::string_view text) {
   const auto is_space = [](char c) { return c == ' ' || c == '\t'; };
@@ -81,6 +107,13 @@ std::string_view trim(std::string_view text) {
 }
 
 }  // namespace
+
+Response headers_only(Response response) {
+  const std::size_t length = response.body().size();
+  response.body().clear();
+  response.content_length(length);
+  return response;
+}
 
 bool is_json_content_type(std::string_view value) {
   const std::string_view media_type = trim(value.substr(0, value.find(';')));
@@ -110,6 +143,12 @@ const Router::Rendered* Router::find(std::string_view id) const {
 }
 
 Routed Router::route(const Request& request) const {
+  Routed routed = route_guarded(request);
+  if (request.method() == http::verb::head) routed.response = headers_only(std::move(routed.response));
+  return routed;
+}
+
+Routed Router::route_guarded(const Request& request) const {
   // The one place where anything thrown (an allocation failure, a bug) becomes an answer.
   try {
     return route_unguarded(request);
@@ -121,9 +160,18 @@ Routed Router::route(const Request& request) const {
   }
 }
 
+// The checks run in this order: path, problem id, method, then (grade) content type and body.
+// An unknown problem is 404 whatever the method: its grade path names nothing that exists.
 Routed Router::route_unguarded(const Request& request) const {
   const std::string_view target = request.target();
   const Match match = match_path(target.substr(0, target.find('?')));
+  if (match.route == Route::kBadEncoding) {
+    return {error_answer(request, {error_code::kBadRequest,
+                                   "the path is not a valid URL path: each '%' must be followed "
+                                   "by two hexadecimal digits",
+                                   ""}),
+            "", std::nullopt};
+  }
   if (match.route == Route::kNone) {
     return {error_answer(request, {error_code::kNotFound,
                                    std::string("there is no such path; the service answers ") +
@@ -132,30 +180,37 @@ Routed Router::route_unguarded(const Request& request) const {
             "", std::nullopt};
   }
 
+  const Rendered* rendered = nullptr;
+  if (match.route == Route::kProblem || match.route == Route::kGrade) {
+    rendered = find(match.id);
+    if (rendered == nullptr) {
+      return {error_answer(request,
+                           {error_code::kNotFound,
+                            "there is no problem with this id; the problems are " + known_ids_,
+                            ""}),
+              "", std::nullopt};
+    }
+  }
+  const std::string_view problem_id =
+      rendered != nullptr ? std::string_view(rendered->problem->id) : std::string_view();
+
   const bool get = request.method() == http::verb::get || request.method() == http::verb::head;
   const bool allowed = is_get_route(match.route) ? get : request.method() == http::verb::post;
-  if (!allowed) return {method_not_allowed(request, match.route), "", std::nullopt};
+  if (!allowed) {
+    return {method_not_allowed(request, match.route), std::string(problem_id), std::nullopt};
+  }
 
   switch (match.route) {
     case Route::kHealth:
-      return {answer_get(request, R"({"status":"ok"})"), "", std::nullopt};
+      return {json_answer(request, http::status::ok, R"({"status":"ok"})"), "", std::nullopt};
     case Route::kProblems:
-      return {answer_get(request, list_json_), "", std::nullopt};
+      return {json_answer(request, http::status::ok, list_json_), "", std::nullopt};
+    case Route::kProblem:
+      return {json_answer(request, http::status::ok, rendered->json), std::string(problem_id),
+              std::nullopt};
     default:
-      break;
+      return answer_grade(*rendered->problem, request);
   }
-
-  const Rendered* rendered = find(match.id);
-  if (rendered == nullptr) {
-    return {error_answer(request,
-                         {error_code::kNotFound,
-                          "there is no problem with this id; the problems are " + known_ids_, ""}),
-            "", std::nullopt};
-  }
-  if (match.route == Route::kProblem) {
-    return {answer_get(request, rendered->json), rendered->problem->id, std::nullopt};
-  }
-  return answer_grade(*rendered->problem, request);
 }
 
 Routed Router::answer_grade(const Problem& problem, const Request& request) const {

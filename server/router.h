@@ -21,6 +21,10 @@ struct Routed {
   std::optional<bool> passed;  // the grade's `passed`, when a grading ran
 };
 
+// The answer to HEAD: the same headers, Content-Length that of the body a GET would get,
+// and no body (RFC 9110 §9.3.2), errors included.
+Response headers_only(Response response);
+
 // Media type of a Content-Type value is application/json (case-insensitive), parameters
 // such as "; charset=utf-8" allowed.
 bool is_json_content_type(std::string_view value);
@@ -38,6 +42,7 @@ class Router {
     std::string json;  // problem_to_json, without `reference`
   };
 
+  Routed route_guarded(const Request& request) const;
   Routed route_unguarded(const Request& request) const;
   Routed answer_grade(const Problem& problem, const Request& request) const;
   const Rendered* find(std::string_view id) const;

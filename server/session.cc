@@ -128,13 +128,30 @@ void Session::on_wait(beast::error_code ec, std::size_t bytes) {
   start_request();
 }
 
-// Step 2: from its first byte, the whole request must arrive within the read timeout.
+// Step 2: from its first byte, the whole request must arrive within the read timeout. Most
+// requests come whole in the first read, so what is buffered is parsed right here and the
+// socket is asked only for what is missing: an asynchronous step that completes at once
+// still costs a trip through the strand and the scheduler (with 2 threads, often a wake-up
+// of the other one).
 void Session::start_request() {
   first_request_ = false;
   pending_ = {
       std::chrono::steady_clock::now(), std::chrono::system_clock::now(), "", "", "", std::nullopt};
   deadline_ = pending_.started + timeouts_.read;
-  do_read_header();
+  parser_->eager(true);  // on past the header into the body, as http::read does
+  beast::error_code ec;
+  while (buffer_.size() > 0 && !parser_->is_done()) {
+    const std::size_t used = parser_->put(buffer_.data(), ec);
+    buffer_.consume(used);
+    if (ec == http::error::need_more) {
+      ec = {};
+      break;
+    }
+    if (ec || used == 0) break;
+  }
+  if (ec) return on_read_error(ec);
+  if (!parser_->is_header_done()) return do_read_header();
+  on_header();
 }
 
 void Session::do_read_header() {
@@ -145,10 +162,15 @@ void Session::do_read_header() {
 
 void Session::on_read_header(beast::error_code ec, std::size_t) {
   if (ec) return on_read_error(ec);
+  on_header();
+}
+
+void Session::on_header() {
   const auto& header = parser_->get();
   pending_.method = std::string(header.method_string());
   pending_.path = std::string(header.target());
-  if (!parser_->is_done() && beast::iequals(header[http::field::expect], "100-continue")) {
+  if (parser_->is_done()) return answer();
+  if (beast::iequals(header[http::field::expect], "100-continue")) {
     // The client waits for this before sending the body (curl does for large bodies).
     continue_ = {http::status::continue_, header.version()};
     stream_.expires_after(limits::kWriteTimeout);
@@ -164,7 +186,7 @@ void Session::on_continue_written(beast::error_code ec, std::size_t) {
   do_read_body();
 }
 
-// Step 3: the body, still under the request's deadline.
+// Step 3: the rest of the body, still under the request's deadline.
 void Session::do_read_body() {
   stream_.expires_at(deadline_);
   http::async_read(stream_, buffer_, *parser_,
@@ -173,6 +195,10 @@ void Session::do_read_body() {
 
 void Session::on_read_body(beast::error_code ec, std::size_t) {
   if (ec) return on_read_error(ec);
+  answer();
+}
+
+void Session::answer() {
   Routed routed = router_.route(parser_->get());
   pending_.problem = std::move(routed.problem);
   pending_.passed = routed.passed;
@@ -188,8 +214,12 @@ void Session::on_read_error(beast::error_code ec) {
   if (pending_.method.empty()) pending_.method = std::string(partial.method_string());
   if (pending_.path.empty()) pending_.path = std::string(partial.target());
   const unsigned version = parser_->is_header_done() ? partial.version() : 11;
+  Response response = error_response(*error, version, false);
+  if (parser_->is_header_done() && partial.method() == http::verb::head) {
+    response = headers_only(std::move(response));
+  }
   // The rest of the request is not read, so the connection cannot carry another one.
-  do_write(error_response(*error, version, false), /*linger=*/true);
+  do_write(std::move(response), /*linger=*/true);
 }
 
 // Step 4: the answer; then the next request, or close.

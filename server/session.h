@@ -1,6 +1,7 @@
 // One client connection: HTTP/1.1 with keep-alive, each request handed to the Router and its
-// answer written back, on the connection's own strand. A request is read in paired steps
-// (wait for its first byte, its header, its body), each under a deadline from limits.h; a
+// answer written back, on the connection's own strand. A request is read in steps (wait for
+// its first byte, then its header and body, parsed from what is buffered and read from the
+// socket only when missing), each under a deadline from limits.h; a
 // request the parser refuses (too large, malformed) is answered with JSON before closing.
 // Thread-safety: a Session lives on its strand; only shutdown() may be called from elsewhere.
 #pragma once
@@ -83,9 +84,11 @@ class Session : public std::enable_shared_from_this<Session> {
   void start_request();
   void do_read_header();
   void on_read_header(beast::error_code ec, std::size_t bytes);
+  void on_header();
   void on_continue_written(beast::error_code ec, std::size_t bytes);
   void do_read_body();
   void on_read_body(beast::error_code ec, std::size_t bytes);
+  void answer();
   void on_read_error(beast::error_code ec);
   void do_write(Response response, bool linger);
   void on_write(beast::error_code ec, std::size_t bytes);

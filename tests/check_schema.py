@@ -62,6 +62,8 @@ def main():
         "negative seed": lambda p: p["strings"].update(seed=-1),
         "random 10001": lambda p: p["strings"].update(random=10001),
         "empty example": lambda p: p["strings"].update(examples=[""]),
+        "nothing tested": lambda p: p["strings"].update(exhaustive_length=0, random=0,
+                                                        examples=[]),
         "unknown strings field": lambda p: p["strings"].update(exhaustive_lenght=2),
         "class named by a keyword": lambda p: p["classes"].update(count="a"),
         "entry over 1e6": lambda p: p["reference"].update(W_q=[[1e7, 1]]),
@@ -80,6 +82,15 @@ def main():
         breakage(broken)
         if not errors_of(validator, broken):
             print(f"schema.json accepts a problem with {name}")
+            failed = True
+
+    # Examples alone, or random strings alone, are a tested set.
+    for name, strings in {"examples only": {"exhaustive_length": 0, "examples": ["ab"]},
+                          "random only": {"exhaustive_length": 0, "random": 1}}.items():
+        alone = copy.deepcopy(base)
+        alone["strings"] = dict(max_length=base["strings"]["max_length"], **strings)
+        for error in errors_of(validator, alone):
+            print(f"schema.json refuses a problem with {name}: {where(error)}: {error.message}")
             failed = True
 
     # And the same head with W_V given, done right, is accepted.

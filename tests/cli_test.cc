@@ -52,6 +52,24 @@ TEST(Cli, ValidatePrintsEveryDefectAndExitsOne) {
       << r.out;
 }
 
+TEST(Cli, ValidateRefusesAProblemThatTestsNothing) {
+  // Before, this printed "valid (0 tested strings)" and every grade scored null (0 / 0).
+  const auto path = write_temp("nothing.json", R"json({
+    "id": "nothing", "title": "t", "statement": "s",
+    "alphabet": "ab", "classes": {"vowel": "a", "consonant": "b"},
+    "W_E": [[1, 0], [0, 1]], "submit": ["W_q", "W_k", "W_V"],
+    "expected": "any(consonant) ? [0, 1] : [1, 0]", "tolerance": 0.1,
+    "strings": {"max_length": 3, "exhaustive_length": 0},
+    "reference": {"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]}
+  })json");
+  const auto r = run("validate " + path);
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_EQ(r.out, path +
+                       ": strings: nothing would be tested: exhaustive_length is 0 and there "
+                       "are no examples or random strings; set strings.exhaustive_length to "
+                       "1..3 (max_length), or add strings.examples or strings.random\n");
+}
+
 TEST(Cli, GradePrintsExactlyTheServersJson) {
   const std::string body = R"({"W_q": [[1, 1]], "W_k": [[0, 2]], "W_V": [[1, 0], [0, 1]]})";
   const auto r = run("grade --problem consonant-anywhere --problems " HEADGRADER_SOURCE_DIR

@@ -184,6 +184,32 @@ TEST(GradeJson, HasTheContractsKeysInOrderWithMaskedScoresAsNull) {
                    tests.at("passed").get<double>() / tests.at("total").get<double>());
 }
 
+TEST(GradeJson, ScoreIsANumberWhenOnlyExamplesAreTested) {
+  // Consonant-anywhere over "ab" (a a vowel, b a consonant) with no exhaustive set: the two
+  // distinct examples "aa" and "ab" are the whole tested set.
+  const std::string text = R"json({
+    "id": "examples-only", "title": "t", "statement": "s",
+    "alphabet": "ab", "classes": {"vowel": "a", "consonant": "b"},
+    "W_E": [[1, 0], [0, 1]], "submit": ["W_q", "W_k", "W_V"],
+    "expected": "any(consonant) ? [0, 1] : [1, 0]", "tolerance": 0.1,
+    "strings": {"max_length": 2, "exhaustive_length": 0, "examples": ["aa", "ab", "aa"]},
+    "reference": {"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]}
+  })json";
+  auto loaded = load_problem_text(text, "examples-only.json");
+  ASSERT_TRUE(std::holds_alternative<Problem>(loaded))
+      << std::get<std::vector<Defect>>(loaded).front().to_string();
+  const Problem& p = std::get<Problem>(loaded);
+  const auto passing = Json::parse(report_json(p, grade(p, kAnywhereSolution, 3)));
+  EXPECT_EQ(passing.at("score").dump(), "1.0");
+  EXPECT_EQ(passing.at("tests").dump(), R"({"total":2,"passed":2,"failed":0})");
+  // W_k = 0 attends uniformly: "aa" still gives [1, 0] everywhere, but "ab" gives
+  // [0.5, 0.5] at position 2 where [0, 1] is expected. One of two passes.
+  const HeadWeights uniform{rows({{1, 1}}), rows({{0, 0}}), rows({{1, 0}, {0, 1}})};
+  const auto half = Json::parse(report_json(p, grade(p, uniform, 3)));
+  EXPECT_EQ(half.at("score").dump(), "0.5");
+  EXPECT_EQ(half.at("tests").dump(), R"({"total":2,"passed":1,"failed":1})");
+}
+
 TEST(ProblemJson, ServesEveryFieldWithDefaultsButNeverTheReference) {
   const Problem& p = bundled("consonant-anywhere");
   const auto json = problem_to_json(p);

@@ -67,6 +67,13 @@ TEST(ProblemLoading, TinyProblemLoads) {
 
 // --- The file as a whole ---------------------------------------------------------------------
 
+TEST(ProblemLoading, TooDeepFileNamesTheTopLevelFieldItIsUnder) {
+  const std::string deep = std::string(40, '[') + std::string(40, ']');
+  EXPECT_EQ(defects_of_text(R"({"id": "tiny", "W_E": )" + deep + "}"),
+            Lines{"tiny.json: W_E: the file is nested more than 32 levels deep"});
+  EXPECT_EQ(defects_of_text(deep), Lines{"tiny.json: the file is nested more than 32 levels deep"});
+}
+
 TEST(ProblemLoading, BadJsonGivesTheBytePosition) {
   EXPECT_EQ(defects_of_text(R"({"id": "tiny",)"),
             Lines{"tiny.json: the file is not valid JSON (syntax error while parsing object key - "
@@ -440,6 +447,38 @@ TEST(ProblemLoading, EmptyExample) {
   p["strings"]["examples"] = Json::parse(R"([""])");
   EXPECT_EQ(defects_of(p), Lines{"tiny.json: strings.examples[0]: is empty; a tested string has "
                                  "at least one character"});
+}
+
+TEST(ProblemLoading, TestedSetThatWouldBeEmptyIsRefused) {
+  // Without a string to test, every submission would pass with a score of 0 / 0.
+  const std::string want =
+      "tiny.json: strings: nothing would be tested: exhaustive_length is 0 and there are no "
+      "examples or random strings; set strings.exhaustive_length to 1..3 (max_length), or add "
+      "strings.examples or strings.random";
+  auto p = tiny_problem();
+  p["strings"] = Json::parse(R"({"max_length": 3, "exhaustive_length": 0})");
+  EXPECT_EQ(defects_of(p), Lines{want});
+  p["strings"] = Json::parse(R"({"max_length": 3, "exhaustive_length": 0, "random": 0,
+                                  "examples": []})");
+  EXPECT_EQ(defects_of(p), Lines{want});
+}
+
+TEST(ProblemLoading, OneRandomStringAloneIsATestedSet) {
+  auto p = tiny_problem();
+  p["strings"] = Json::parse(R"({"max_length": 3, "exhaustive_length": 0, "random": 1})");
+  auto loaded = load_problem_text(p.dump(), "tiny.json");
+  ASSERT_TRUE(std::holds_alternative<Problem>(loaded)) << defects_of(p)[0];
+  EXPECT_EQ(std::get<Problem>(loaded).exhaustive_total, 0u);
+  EXPECT_EQ(std::get<Problem>(loaded).tested_total(), 1u);
+}
+
+TEST(ProblemLoading, ExamplesAloneAreATestedSetOfDistinctStrings) {
+  auto p = tiny_problem();
+  p["strings"] = Json::parse(R"({"max_length": 3, "exhaustive_length": 0,
+                                  "examples": ["ab", "b", "ab"]})");
+  auto loaded = load_problem_text(p.dump(), "tiny.json");
+  ASSERT_TRUE(std::holds_alternative<Problem>(loaded)) << defects_of(p)[0];
+  EXPECT_EQ(std::get<Problem>(loaded).tested_total(), 2u);  // "ab" once, "b"
 }
 
 // --- What the fields mean together -----------------------------------------------------------

@@ -114,6 +114,65 @@ TEST(Router, HeadGetsGetsHeadersWithoutBody) {
             std::to_string(get.response.body().size()));
 }
 
+TEST(Router, HeadGetsAnErrorsHeadersWithoutItsBody) {
+  // A body after a HEAD answer would be read as the start of the next answer on the connection.
+  for (const char* target : {"/v1/problems/no-such", "/no/such/path", "/v1/problems/x%zz"}) {
+    SCOPED_TRACE(target);
+    const Routed head = router().route(make_request(http::verb::head, target, "", ""));
+    const Routed get = router().route(make_request(http::verb::get, target, "", ""));
+    ASSERT_GE(static_cast<int>(get.response.result()), 400);
+    EXPECT_EQ(head.response.result(), get.response.result());
+    EXPECT_TRUE(head.response.body().empty());
+    EXPECT_EQ(head.response[http::field::content_length],
+              std::to_string(get.response.body().size()));
+    EXPECT_EQ(head.response[http::field::content_type], "application/json");
+  }
+  const Routed not_allowed = router().route(
+      make_request(http::verb::head, "/v1/problems/consonant-anywhere/grade", "", ""));
+  EXPECT_EQ(not_allowed.response.result(), http::status::method_not_allowed);
+  EXPECT_TRUE(not_allowed.response.body().empty());
+  EXPECT_EQ(
+      not_allowed.response[http::field::content_length],
+      std::to_string(std::string_view(R"({"error":{"code":"method_not_allowed","message":)"
+                                      R"("HEAD is not allowed here; use POST","field":null}})")
+                         .size()));
+}
+
+TEST(Router, DecodesPercentEncodedPaths) {
+  // RFC 3986 §2.1: an encoded unreserved character is the same URL.
+  const Routed plain = router().route(make_request(http::verb::get, "/v1/problems/first-position"));
+  for (const char* target : {"/v1/problems/first%2Dposition", "/v1/problems/first%2dposition",
+                             "/%76%31/problems/%66irst-position"}) {
+    SCOPED_TRACE(target);
+    const Routed routed = router().route(make_request(http::verb::get, target));
+    EXPECT_EQ(routed.response.result(), http::status::ok);
+    EXPECT_EQ(routed.response.body(), plain.response.body());
+    EXPECT_EQ(routed.problem, "first-position");
+  }
+  const Routed graded = router().route(make_request(
+      http::verb::post, "/v1/problems/consonant%2Danywhere/grade", kHandoutSolution));
+  EXPECT_EQ(graded.response.body(), expected_grade("consonant-anywhere", kHandoutSolution));
+  EXPECT_EQ(router().route(make_request(http::verb::get, "/health%7A")).response.result(),
+            http::status::ok);
+}
+
+TEST(Router, AnEncodedSlashStaysInsideItsSegment) {
+  expect_error(router().route(make_request(http::verb::get, "/v1/problems%2Fconsonant-anywhere")),
+               http::status::not_found, "not_found");
+  expect_error(router().route(make_request(http::verb::get, "/v1/problems/a%2Fgrade")),
+               http::status::not_found, "not_found");
+}
+
+TEST(Router, ABrokenPercentEncodingIs400) {
+  for (const char* target : {"/v1/problems/first%2", "/v1/problems/first%", "/v1/problems/%zz",
+                             "/v1/problems/%G0/grade", "/healthz%"}) {
+    SCOPED_TRACE(target);
+    const Routed routed = router().route(make_request(http::verb::get, target));
+    expect_error(routed, http::status::bad_request, "bad_request");
+    EXPECT_NE(routed.response.body().find("two hexadecimal digits"), std::string::npos);
+  }
+}
+
 TEST(Router, GradesTheHandoutSolutionExactlyAsTheEngine) {
   const Routed routed = router().route(
       make_request(http::verb::post, "/v1/problems/consonant-anywhere/grade", kHandoutSolution));
@@ -174,6 +233,20 @@ TEST(Router, UnknownProblemIs404OnEveryProblemRoute) {
                http::status::not_found, "not_found");
 }
 
+TEST(Router, UnknownProblemIs404WhateverTheMethod) {
+  // Its paths name nothing that exists, so "use POST" would send the student nowhere.
+  for (const http::verb method : {http::verb::get, http::verb::delete_, http::verb::put}) {
+    SCOPED_TRACE(std::string(http::to_string(method)));
+    for (const char* target : {"/v1/problems/no-such/grade", "/v1/problems/no-such"}) {
+      const Routed routed = router().route(make_request(method, target));
+      expect_error(routed, http::status::not_found, "not_found");
+      EXPECT_EQ(routed.response.count(http::field::allow), 0u);
+      EXPECT_NE(routed.response.body().find("consonant-anywhere, consonant-proportion"),
+                std::string::npos);
+    }
+  }
+}
+
 TEST(Router, WrongMethodOnAKnownPathIs405WithAllow) {
   struct Case {
     http::verb method;
@@ -183,8 +256,7 @@ TEST(Router, WrongMethodOnAKnownPathIs405WithAllow) {
   for (const Case& c : {Case{http::verb::post, "/v1/problems", "GET, HEAD"},
                         Case{http::verb::delete_, "/v1/problems/consonant-anywhere", "GET, HEAD"},
                         Case{http::verb::put, "/healthz", "GET, HEAD"},
-                        Case{http::verb::get, "/v1/problems/consonant-anywhere/grade", "POST"},
-                        Case{http::verb::get, "/v1/problems/no-such/grade", "POST"}}) {
+                        Case{http::verb::get, "/v1/problems/consonant-anywhere/grade", "POST"}}) {
     SCOPED_TRACE(c.target);
     const Routed routed = router().route(make_request(c.method, c.target));
     expect_error(routed, http::status::method_not_allowed, "method_not_allowed");
@@ -237,7 +309,7 @@ TEST(Router, DeepNestingIs400TooDeep) {
   expect_error(
       router().route(make_request(http::verb::post, "/v1/problems/consonant-anywhere/grade",
                                   R"({"W_q": )" + deep + "}")),
-      http::status::bad_request, "too_deep");
+      http::status::bad_request, "too_deep", "W_q");
 }
 
 TEST(ErrorResponse, MapsEveryCodeToItsStatusInOneTable) {

@@ -380,5 +380,16 @@ TEST(ListenerCap, ConnectionOverTheCapGets503AndClose) {
   loop.join();
 }
 
+TEST_F(ServerE2E, UnknownEmptyKeyIsNamedAsTheEmptyStringNotNull) {
+  Client client(port_);
+  const HttpResponse response =
+      client.send(http::verb::post, kGradePath,
+                  R"({"W_q":[[1,1]],"W_k":[[0,5]],"W_V":[[1,0],[0,1]],"":1})", "application/json");
+  EXPECT_EQ(response.result(), http::status::bad_request) << response.body();
+  const Json error = error_of(response);
+  EXPECT_EQ(error["code"], "unknown_field");
+  EXPECT_EQ(error["field"], Json(""));
+}
+
 }  // namespace
 }  // namespace headgrader::server

@@ -62,12 +62,14 @@ const Problem& value_given() {
 
 constexpr const char* kSolution = R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]})";
 
-// The error of parsing `body` against `problem`, as "code | field | message".
+// The error of parsing `body` against `problem`, as "code | field | message"; the field
+// part is empty when no key is at fault and "" (two quotes) when the key at fault is "".
 std::string error_of(const Problem& problem, std::string_view body) {
   auto result = parse_submission(problem, body);
   if (result.ok()) return "accepted";
   const auto& e = result.error();
-  return e.code + " | " + e.field + " | " + e.message;
+  const std::string field = e.has_field() && e.field.empty() ? "\"\"" : e.field;
+  return e.code + " | " + field + " | " + e.message;
 }
 
 std::string error_of(std::string_view body) { return error_of(consonant_anywhere(), body); }
@@ -156,11 +158,65 @@ TEST(Submission, BodyMustBeAnObject) {
             "it is a number");
 }
 
+// `n` arrays, one inside the other: "[[…]]".
+std::string nested_arrays(std::size_t n) { return std::string(n, '[') + std::string(n, ']'); }
+
 TEST(Submission, HundredThousandDeepNestingIsTooDeepWithoutACrash) {
-  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  const std::string deep = nested_arrays(100000);
   EXPECT_EQ(error_of(deep), "too_deep |  | the body is nested more than 32 levels deep");
   const std::string in_field = R"({"W_q": )" + deep + "}";
-  EXPECT_EQ(error_of(in_field), "too_deep |  | the body is nested more than 32 levels deep");
+  EXPECT_EQ(error_of(in_field), "too_deep | W_q | the body is nested more than 32 levels deep");
+}
+
+TEST(Submission, TooDeepNamesTheTopLevelKeyItIsUnder) {
+  const std::string deep = nested_arrays(40);
+  EXPECT_EQ(error_of(solution_with("student", deep)),
+            "too_deep | student | the body is nested more than 32 levels deep");
+  // The key whose value is being read, not an earlier one; not a key inside that value.
+  EXPECT_EQ(error_of(R"({"W_q": [[1, 1]], "W_k": )" + deep + "}"),
+            "too_deep | W_k | the body is nested more than 32 levels deep");
+  EXPECT_EQ(error_of(R"({"student": {"name": )" + deep + "}}"),
+            "too_deep | student | the body is nested more than 32 levels deep");
+  std::string objects = R"({"W_q": [[1, 1]], "W_k": )";
+  for (int n = 0; n < 40; ++n) objects += R"({"a": )";
+  objects += "1" + std::string(40, '}') + "}";
+  EXPECT_EQ(error_of(objects), "too_deep | W_k | the body is nested more than 32 levels deep");
+}
+
+TEST(Submission, TooDeepCountsTheRootObjectAsTheFirstLevel) {
+  // The object is level 1, so 31 arrays under "W_q" reach 32: allowed, and then the matrix
+  // itself is at fault (its first entry is an array, not a number). 32 arrays reach 33.
+  EXPECT_EQ(error_of(solution_with("W_q", nested_arrays(31))).substr(0, 18), "wrong_type | W_q |");
+  EXPECT_EQ(error_of(solution_with("W_q", nested_arrays(32))),
+            "too_deep | W_q | the body is nested more than 32 levels deep");
+}
+
+TEST(Submission, TooDeepNamesAnEscapedKeyAsDecoded) {
+  const std::string deep = nested_arrays(40);
+  EXPECT_EQ(error_of(R"({"W\u005fq": )" + deep + "}"),
+            "too_deep | W_q | the body is nested more than 32 levels deep");
+  EXPECT_EQ(error_of(R"({"a\"b\\c\u00e9": )" + deep + "}"),
+            "too_deep | a\"b\\c\u00e9 | the body is nested more than 32 levels deep");
+  EXPECT_EQ(error_of(R"({"": )" + deep + "}"),
+            "too_deep | \"\" | the body is nested more than 32 levels deep");
+}
+
+TEST(Submission, TooDeepOutsideAnyTopLevelKeyHasNoField) {
+  const std::string deep = nested_arrays(40);
+  EXPECT_EQ(error_of(deep), "too_deep |  | the body is nested more than 32 levels deep");
+  // A root that is an array has no top-level keys, even when objects inside it have keys.
+  EXPECT_EQ(error_of(R"([{"W_q": )" + deep + "}]"),
+            "too_deep |  | the body is nested more than 32 levels deep");
+}
+
+TEST(Submission, TooDeepErrorBodyNamesTheFieldAndNullOutsideOne) {
+  const std::string deep = nested_arrays(40);
+  const auto in_field = parse_submission(consonant_anywhere(), R"({"W_q": )" + deep + "}");
+  ASSERT_FALSE(in_field.ok());
+  EXPECT_EQ(error_to_json(in_field.error())["error"]["field"], Json("W_q"));
+  const auto outside = parse_submission(consonant_anywhere(), deep);
+  ASSERT_FALSE(outside.ok());
+  EXPECT_EQ(error_to_json(outside.error())["error"]["field"], Json(nullptr));
 }
 
 // --- Which keys came -------------------------------------------------------------------------
@@ -180,6 +236,38 @@ TEST(Submission, UnknownKey) {
   EXPECT_EQ(error_of(solution_with("W_o", "[[1]]")),
             "unknown_field | W_o | unknown field \"W_o\"; this problem takes W_q, W_k and W_V, "
             "and optionally student and max_failures");
+}
+
+TEST(Submission, EmptyKeyIsUnknownAndIsTheFieldAsSent) {
+  const auto result = parse_submission(consonant_anywhere(),
+                                       R"({"W_q":[[1,1]],"W_k":[[0,5]],"W_V":[[1,0],[0,1]],"":1})");
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.error().code, "unknown_field");
+  EXPECT_TRUE(result.error().has_field());
+  EXPECT_EQ(result.error().field, "");
+  EXPECT_EQ(result.error().message,
+            "unknown field \"\"; this problem takes W_q, W_k and W_V, and optionally student and "
+            "max_failures");
+  // The error body says "field": "", not null: a key is at fault, and it is the empty one.
+  EXPECT_EQ(error_to_json(result.error()).dump(),
+            R"({"error":{"code":"unknown_field","message":"unknown field \"\"; this problem )"
+            R"(takes W_q, W_k and W_V, and optionally student and max_failures","field":""}})");
+}
+
+TEST(Submission, EmptyKeyGivenTwiceIsNamed) {
+  EXPECT_EQ(error_of(R"({"": 1, "": 2})"),
+            "duplicate_field | \"\" | \"\" is given twice; give each key once");
+}
+
+TEST(Submission, KeysInsideATopLevelArrayAreNotTopLevelKeys) {
+  EXPECT_EQ(error_of(R"([{"W_q": 1, "W_q": 2}])"),
+            "duplicate_field |  | \"W_q\" is given twice; give each key once");
+}
+
+TEST(Submission, ErrorWithoutAFieldHasANullFieldInItsBody) {
+  const Error error{error_code::kNotFound, "no such path", ""};
+  EXPECT_FALSE(error.has_field());
+  EXPECT_EQ(error_to_json(error)["error"]["field"], Json(nullptr));
 }
 
 TEST(Submission, GivenMatrixMayNotBeSent) {

@@ -1,6 +1,7 @@
 // Errors as values. Every fallible engine call returns Result<T>: either the value or an
-// Error carrying a machine-readable code, the top-level field at fault (may be empty) and a
-// message written for the person who has to act on it. No exception crosses the public API.
+// Error carrying a machine-readable code, the top-level field at fault (if any; it may be the
+// empty key "") and a message written for the person who has to act on it. No exception
+// crosses the public API.
 // Thread-safety: plain values; safe to share once built.
 #pragma once
 
@@ -38,8 +39,20 @@ inline constexpr const char* kInternalError = "internal_error";
 struct Error {
   std::string code;     // one of error_code::*
   std::string message;  // what was expected and what came, in plain words
-  std::string field;    // top-level key as sent (e.g. "W_Q"), or empty
+  std::string field;    // top-level key as sent (e.g. "W_Q"); empty: see has_field()
+  // Set when the key at fault is the empty string itself: a client may send {"": 1}. Kept
+  // beside `field` (not an optional) so that Error{code, message, ""} still means "no field".
+  bool field_is_empty_key = false;
+
+  // Whether a top-level key is at fault; `field` then names it (possibly "").
+  bool has_field() const { return !field.empty() || field_is_empty_key; }
 };
+
+// An error blaming the top-level key `key` exactly as sent, including the empty key "".
+inline Error key_error(std::string code, std::string message, std::string key) {
+  const bool empty = key.empty();
+  return Error{std::move(code), std::move(message), std::move(key), empty};
+}
 
 template <typename T>
 class [[nodiscard]] Result {
