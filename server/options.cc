@@ -1,5 +1,6 @@
 #include "options.h"
 
+#include <boost/asio/ip/address.hpp>
 #include <charconv>
 #include <system_error>
 #include <thread>
@@ -57,6 +58,15 @@ Result<ServerOptions> parse_options(std::span<const std::string_view> args) {
       options.problems = std::filesystem::path(value);
     } else if (flag == "--address") {
       if (value.empty()) return usage_error("--address needs an IP address");
+      boost::system::error_code ec;
+      boost::asio::ip::make_address(value, ec);
+      if (ec) {
+        // Binding needs one address; a name may resolve to several (localhost: ::1 and
+        // 127.0.0.1), so names are refused with the usual choices.
+        return usage_error("--address must be an IP address such as 0.0.0.0 (every interface), "
+                           "127.0.0.1 (this machine only) or ::; it is \"" +
+                           std::string(value) + "\"");
+      }
       options.address = std::string(value);
     } else if (flag == "--port") {
       if (!parse_number<std::uint16_t>(value, 65535, options.port)) {

@@ -445,6 +445,16 @@ TEST(ServerOptions, RefusesBadValuesNamingTheFlag) {
   EXPECT_EQ(parse({"--threads", "0"}).error().message,
             "--threads must be a number from 1 to 256; it is \"0\"");
   EXPECT_EQ(parse({"--port"}).error().message, "--port needs a value");
+  for (const std::string_view address : {"localhost", "999.1.1.1", "1.2.3", "::g"}) {
+    const Result<ServerOptions> refused = parse({"--address", address});
+    ASSERT_FALSE(refused.ok()) << address;
+    EXPECT_EQ(refused.error().message,
+              "--address must be an IP address such as 0.0.0.0 (every interface), 127.0.0.1 "
+              "(this machine only) or ::; it is \"" +
+                  std::string(address) + "\"");
+  }
+  EXPECT_TRUE(parse({"--address", "::1"}).ok());
+  EXPECT_TRUE(parse({"--address=0.0.0.0"}).ok());
   EXPECT_EQ(parse({"--prot", "1"}).error().message, "unknown argument \"--prot\"; see --help");
 }
 
