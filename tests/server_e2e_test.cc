@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <boost/asio/connect.hpp>
+#include <boost/asio/read.hpp>
 #include <boost/asio/write.hpp>
 #include <chrono>
 #include <cstdio>
@@ -192,6 +193,29 @@ TEST_F(ServerE2E, KeepAliveServesManyRequestsOnOneConnection) {
     ASSERT_EQ(response.result(), http::status::ok);
     EXPECT_TRUE(response.keep_alive());
   }
+}
+
+// Both requests arrive in one segment; the answer to HEAD must end with its headers, or its
+// body would be read as the start of the next answer.
+TEST_F(ServerE2E, HeadErrorOnAKeptConnectionIsFollowedDirectlyByTheNextAnswer) {
+  net::io_context ioc;
+  tcp::socket socket(ioc);
+  socket.connect(tcp::endpoint(net::ip::address_v4::loopback(), port_));
+  const timeval timeout{10, 0};
+  setsockopt(socket.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+  net::write(socket, net::buffer(std::string_view(
+                         "HEAD /v1/problems/no-such HTTP/1.1\r\nHost: x\r\n\r\n"
+                         "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")));
+  std::string received;
+  beast::error_code ec;
+  net::read(socket, net::dynamic_buffer(received), ec);  // to the end: the server closes
+  ASSERT_EQ(ec, net::error::eof) << ec.message();
+  const std::size_t head_end = received.find("\r\n\r\n");
+  ASSERT_NE(head_end, std::string::npos) << received;
+  EXPECT_TRUE(received.starts_with("HTTP/1.1 404 Not Found\r\n")) << received;
+  const std::string rest = received.substr(head_end + 4);
+  EXPECT_TRUE(rest.starts_with("HTTP/1.1 200 OK\r\n")) << received;
+  EXPECT_TRUE(rest.ends_with("\r\n\r\n{\"status\":\"ok\"}")) << received;
 }
 
 TEST_F(ServerE2E, ExpectContinueGetsTheBodyRead) {
