@@ -63,9 +63,10 @@ Result<ServerOptions> parse_options(std::span<const std::string_view> args) {
       if (ec) {
         // Binding needs one address; a name may resolve to several (localhost: ::1 and
         // 127.0.0.1), so names are refused with the usual choices.
-        return usage_error("--address must be an IP address such as 0.0.0.0 (every interface), "
-                           "127.0.0.1 (this machine only) or ::; it is \"" +
-                           std::string(value) + "\"");
+        return usage_error(
+            "--address must be an IP address such as 0.0.0.0 (every interface), "
+            "127.0.0.1 (this machine only) or ::; it is \"" +
+            std::string(value) + "\"");
       }
       options.address = std::string(value);
     } else if (flag == "--port") {
@@ -84,8 +85,8 @@ Result<ServerOptions> parse_options(std::span<const std::string_view> args) {
       unsigned millis = 0;
       if (!parse_number<unsigned>(value, kMaxReadTimeoutMs, millis) || millis == 0) {
         return usage_error("--read-timeout-ms must be a number from 1 to " +
-                           std::to_string(kMaxReadTimeoutMs) + "; it is \"" +
-                           std::string(value) + "\"");
+                           std::to_string(kMaxReadTimeoutMs) + "; it is \"" + std::string(value) +
+                           "\"");
       }
       options.read_timeout = std::chrono::milliseconds(millis);
     } else {

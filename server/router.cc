@@ -98,7 +98,6 @@ Response method_not_allowed(const Request& request, Route route) {
   return response;
 }
 
-
 std::string_view trim(std::string_view text) {
   const auto is_space = [](char c) { return c == ' ' || c == '\t'; };
   while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
@@ -144,7 +143,9 @@ const Router::Rendered* Router::find(std::string_view id) const {
 
 Routed Router::route(const Request& request) const {
   Routed routed = route_guarded(request);
-  if (request.method() == http::verb::head) routed.response = headers_only(std::move(routed.response));
+  if (request.method() == http::verb::head) {
+    routed.response = headers_only(std::move(routed.response));
+  }
   return routed;
 }
 
@@ -184,11 +185,11 @@ Routed Router::route_unguarded(const Request& request) const {
   if (match.route == Route::kProblem || match.route == Route::kGrade) {
     rendered = find(match.id);
     if (rendered == nullptr) {
-      return {error_answer(request,
-                           {error_code::kNotFound,
-                            "there is no problem with this id; the problems are " + known_ids_,
-                            ""}),
-              "", std::nullopt};
+      return {
+          error_answer(request,
+                       {error_code::kNotFound,
+                        "there is no problem with this id; the problems are " + known_ids_, ""}),
+          "", std::nullopt};
     }
   }
   const std::string_view problem_id =
@@ -228,8 +229,8 @@ Routed Router::answer_grade(const Problem& problem, const Request& request) cons
 
   const GradeReport report =
       headgrader::grade(problem, submission->weights, submission->max_failures);
-  return {json_answer(request, http::status::ok, report_json(problem, report)),
-          problem.id, report.passed};
+  return {json_answer(request, http::status::ok, report_json(problem, report)), problem.id,
+          report.passed};
 }
 
 }  // namespace headgrader::server

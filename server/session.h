@@ -1,8 +1,8 @@
 // One client connection: HTTP/1.1 with keep-alive, each request handed to the Router and its
 // answer written back, on the connection's own strand. A request is read in steps (wait for
 // its first byte, then its header and body, parsed from what is buffered and read from the
-// socket only when missing), each under a deadline from limits.h; a
-// request the parser refuses (too large, malformed) is answered with JSON before closing.
+// socket only when missing), each under a deadline from limits.h; a request the parser
+// refuses (too large, malformed) is answered with JSON before closing.
 // Thread-safety: a Session lives on its strand; only shutdown() may be called from elsewhere.
 #pragma once
 

@@ -149,8 +149,8 @@ TEST(Router, DecodesPercentEncodedPaths) {
     EXPECT_EQ(routed.response.body(), plain.response.body());
     EXPECT_EQ(routed.problem, "first-position");
   }
-  const Routed graded = router().route(make_request(
-      http::verb::post, "/v1/problems/consonant%2Danywhere/grade", kHandoutSolution));
+  const Routed graded = router().route(
+      make_request(http::verb::post, "/v1/problems/consonant%2Danywhere/grade", kHandoutSolution));
   EXPECT_EQ(graded.response.body(), expected_grade("consonant-anywhere", kHandoutSolution));
   EXPECT_EQ(router().route(make_request(http::verb::get, "/health%7A")).response.result(),
             http::status::ok);
