@@ -50,6 +50,27 @@ std::optional<std::string> percent_decode(std::string_view segment) {
   return decoded;
 }
 
+bool starts_with_ignoring_case(std::string_view text, std::string_view prefix) {
+  return text.size() >= prefix.size() &&
+         std::equal(prefix.begin(), prefix.end(), text.begin(), [](char a, char b) {
+           return a == std::tolower(static_cast<unsigned char>(b));
+         });
+}
+
+// The path of a request target, without its query. RFC 9112 §3.2.2: a server must accept
+// the absolute form ("http://host/healthz") too; its path is what follows the authority.
+std::string_view request_path(std::string_view target) {
+  for (const std::string_view scheme : {"http://", "https://"}) {
+    if (!starts_with_ignoring_case(target, scheme)) continue;
+    const std::size_t slash = target.find('/', scheme.size());
+    const std::size_t query = target.find('?', scheme.size());
+    if (slash == std::string_view::npos || query < slash) return "/";
+    target.remove_prefix(slash);
+    break;
+  }
+  return target.substr(0, target.find('?'));
+}
+
 // Which route a path names (the query, if any, already cut off). Each segment is decoded on
 // its own, so an encoded '/' ("%2F") stays inside its segment, as RFC 3986 wants.
 Match match_path(std::string_view path) {
@@ -164,8 +185,7 @@ Routed Router::route_guarded(const Request& request) const {
 // The checks run in this order: path, problem id, method, then (grade) content type and body.
 // An unknown problem is 404 whatever the method: its grade path names nothing that exists.
 Routed Router::route_unguarded(const Request& request) const {
-  const std::string_view target = request.target();
-  const Match match = match_path(target.substr(0, target.find('?')));
+  const Match match = match_path(request_path(request.target()));
   if (match.route == Route::kBadEncoding) {
     return {error_answer(request, {error_code::kBadRequest,
                                    "the path is not a valid URL path: each '%' must be followed "

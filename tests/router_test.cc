@@ -105,6 +105,27 @@ TEST(Router, IgnoresTheQueryString) {
   EXPECT_EQ(routed.response.result(), http::status::ok);
 }
 
+TEST(Router, AcceptsTheAbsoluteFormOfATarget) {
+  // RFC 9112 §3.2.2: a server must accept "GET http://host/path" as well as "GET /path".
+  const Routed one = router().route(make_request(http::verb::get, "/v1/problems/first-position"));
+  for (const char* target : {"http://localhost:8080/v1/problems/first-position",
+                             "HTTPS://grader.example/v1/problems/first-position?x=/y"}) {
+    SCOPED_TRACE(target);
+    const Routed routed = router().route(make_request(http::verb::get, target));
+    EXPECT_EQ(routed.response.result(), http::status::ok);
+    EXPECT_EQ(routed.response.body(), one.response.body());
+  }
+  const Routed graded = router().route(make_request(
+      http::verb::post, "http://h/v1/problems/consonant-anywhere/grade", kHandoutSolution));
+  EXPECT_EQ(graded.response.body(), expected_grade("consonant-anywhere", kHandoutSolution));
+  // No path after the authority is the root, which names nothing here.
+  for (const char* target : {"http://h", "http://h?x=/healthz", "http:/healthz"}) {
+    SCOPED_TRACE(target);
+    expect_error(router().route(make_request(http::verb::get, target)), http::status::not_found,
+                 "not_found");
+  }
+}
+
 TEST(Router, HeadGetsGetsHeadersWithoutBody) {
   const Routed routed = router().route(make_request(http::verb::head, "/v1/problems", "", ""));
   EXPECT_EQ(routed.response.result(), http::status::ok);
