@@ -20,6 +20,41 @@ bool expected_at_state(const Problem& p, const int* counts, std::size_t last, To
   return !p.expected->evaluate(PrefixFacts{prefix, class_counts}, std::span<double>(out, p.n_v));
 }
 
+namespace {
+
+void add_extra_paths(const Problem& p, CountStateGraph& graph) {
+  const std::size_t g = graph.groups;
+  std::map<std::vector<int>, int> path_of;  // sorted slots -> path
+  std::vector<int> slots;
+  graph.path_begin.push_back(0);
+  graph.extra_path.reserve(p.extra_strings.size());
+  for (const TokenString& s : p.extra_strings) {
+    if (s.size() > static_cast<std::size_t>(graph.depth)) {  // not after load; judge by prefix
+      graph.path_slots.clear();
+      graph.path_begin.clear();
+      graph.extra_path.clear();
+      return;
+    }
+    slots.clear();
+    int state = 0;
+    for (const int token : s) {
+      const auto a = static_cast<std::size_t>(p.group_of[static_cast<std::size_t>(token)]);
+      state = graph.next[static_cast<std::size_t>(state) * g + a];
+      slots.push_back(static_cast<int>(static_cast<std::size_t>(state) * g + a));
+    }
+    std::sort(slots.begin(), slots.end());
+    slots.erase(std::unique(slots.begin(), slots.end()), slots.end());
+    const auto [at, fresh] = path_of.emplace(slots, static_cast<int>(path_of.size()));
+    if (fresh) {
+      graph.path_slots.insert(graph.path_slots.end(), slots.begin(), slots.end());
+      graph.path_begin.push_back(graph.path_slots.size());
+    }
+    graph.extra_path.push_back(at->second);
+  }
+}
+
+}  // namespace
+
 std::shared_ptr<const CountStateGraph> build_count_states(const Problem& p) {
   if (p.head.W_P || !p.head.causal || p.expected->reads_positions()) return nullptr;
   const std::size_t g = p.representatives.size();
@@ -68,6 +103,7 @@ std::shared_ptr<const CountStateGraph> build_count_states(const Problem& p) {
       }
     }
   }
+  add_extra_paths(p, *graph);
   return graph;
 }
 

@@ -20,6 +20,13 @@ struct CountStateGraph {
   std::vector<int> counts;       // [state * groups + b]; state 0 is the empty prefix
   std::vector<int> next;         // [state * groups + a]: one more token of group a; -1 past depth
   std::vector<double> expected;  // [(state * groups + a) * n_v + c], for counts[a] ≥ 1
+  // The problem's extra strings as the (state, last group) slots their prefixes reach, each
+  // slot once: a string passes where every slot of it passes, so strings with the same slots
+  // share a path and are judged once. Path k is path_slots[path_begin[k] .. path_begin[k+1]),
+  // a slot being state * groups + last group; extra_path[i] is the path of extra_strings[i].
+  std::vector<int> path_slots;
+  std::vector<std::size_t> path_begin;
+  std::vector<int> extra_path;
 
   std::size_t size() const { return counts.size() / groups; }
   const int* counts_of(int state) const {
@@ -37,9 +44,10 @@ struct CountStateGraph {
 bool expected_at_state(const Problem& problem, const int* counts, std::size_t last,
                        TokenString& prefix, std::vector<int>& class_counts, double* out);
 
-// Up to depth strings.max_length; nullptr when rows are not a function of counts (W_P,
-// `at`, no causal mask) or when the graph would pass limits::kMaxCountStateNumbers.
-// Precondition: `expected` was checked on the tested set (evaluation cannot fault).
+// Up to depth strings.max_length, with the extra strings' paths; nullptr when rows are not a
+// function of counts (W_P, `at`, no causal mask) or when the graph would pass
+// limits::kMaxCountStateNumbers. Precondition: `expected` was checked on the tested set
+// (evaluation cannot fault).
 std::shared_ptr<const CountStateGraph> build_count_states(const Problem& problem);
 
 }  // namespace headgrader

@@ -256,6 +256,9 @@ class PrefixJudge::Impl {
         graph->n_v == p.n_v) {
       graph_ = graph;
       graph_verdicts_.assign(graph->size() * graph->groups, -1);
+      if (graph->extra_path.size() == p.extra_strings.size()) {
+        path_verdicts_.assign(graph->path_begin.size() - 1, -1);
+      }
     } else {
       states_.emplace(p.representatives.size());
     }
@@ -283,6 +286,17 @@ class PrefixJudge::Impl {
       if (!passes(s.first(i))) return false;
     }
     return true;
+  }
+
+  // extra_strings[i]: from the verdict of its path when the graph has the paths.
+  bool extra_string_passes(std::size_t i) {
+    if (!path_verdicts_.empty()) {
+      const auto path = static_cast<std::size_t>(graph_->extra_path[i]);
+      signed char& known = path_verdicts_[path];
+      if (known < 0) known = path_verdict(path);
+      if (known != 2) return known == 0;
+    }
+    return string_passes(p_.extra_strings[i]);
   }
 
   bool passes(std::span<const int> prefix) {
@@ -341,12 +355,16 @@ class PrefixJudge::Impl {
   std::size_t state_count() const { return graph_ ? graph_->size() : states_->size(); }
 
   Verdict state_verdict(int state, std::size_t group);
+  // As StateTable::verdict: 0 every slot of the path passes, 1 one fails, 2 none fails but
+  // one is too close to call from its state (the string is then judged prefix by prefix).
+  signed char path_verdict(std::size_t path);
 
   int max_depth_;
   std::optional<PrefixHead> rows_;
   PrefixExpected expected_;
   const CountStateGraph* graph_ = nullptr;
   std::vector<signed char> graph_verdicts_;  // as StateTable::verdict, per graph_ state
+  std::vector<signed char> path_verdicts_;   // per graph_ path of the extra strings, or empty
   std::optional<StateTable> states_;
 
   std::vector<int> state_at_;  // state of the prefix of each length on the current path
@@ -373,6 +391,22 @@ Verdict PrefixJudge::Impl::state_verdict(int state, std::size_t group) {
     known = verdict == Verdict::kPass ? 0 : verdict == Verdict::kFail ? 1 : 2;
   }
   return known == 0 ? Verdict::kPass : known == 1 ? Verdict::kFail : Verdict::kTooClose;
+}
+
+signed char PrefixJudge::Impl::path_verdict(std::size_t path) {
+  const std::size_t g = graph_->groups;
+  signed char verdict = 0;
+  for (std::size_t k = graph_->path_begin[path]; k < graph_->path_begin[path + 1]; ++k) {
+    const auto slot = static_cast<std::size_t>(graph_->path_slots[k]);
+    signed char known = graph_verdicts_[slot];
+    if (known < 0) {
+      (void)state_verdict(static_cast<int>(slot / g), slot % g);
+      known = graph_verdicts_[slot];
+    }
+    if (known == 1) return 1;
+    verdict = std::max(verdict, known);
+  }
+  return verdict;
 }
 
 std::optional<std::uint64_t> PrefixJudge::Impl::count_failures(int E, FailureCollector& failures) {
@@ -461,6 +495,7 @@ PrefixJudge::PrefixJudge(const Problem& p, const HeadWeights& w, int max_depth)
 PrefixJudge::~PrefixJudge() = default;
 bool PrefixJudge::passes(std::span<const int> prefix) { return impl_->passes(prefix); }
 bool PrefixJudge::string_passes(std::span<const int> s) { return impl_->string_passes(s); }
+bool PrefixJudge::extra_string_passes(std::size_t i) { return impl_->extra_string_passes(i); }
 std::optional<std::uint64_t> PrefixJudge::count_exhaustive_failures(int E,
                                                                   FailureCollector& failures) {
   return impl_->count_failures(E, failures);

@@ -31,6 +31,9 @@ class PrefixJudge {
   // count states, then prefix by prefix (passes) from where none is known. `s` may be any
   // string, not one continuing the last prefix shown.
   bool string_passes(std::span<const int> s);
+  // string_passes(problem.extra_strings[i]), judged once for all the extra strings that
+  // reach the same count states when the problem's graph lists them (count_states.h).
+  bool extra_string_passes(std::size_t i);
   // How many strings of the exhaustive set (lengths 1..E) fail, adding those that could make
   // the report to `failures`, computed over count states: a prefix's verdict depends only on
   // its group counts and last group, so the passing strings are counted by dynamic

@@ -48,8 +48,9 @@ Failure describe_failure(const Problem& problem, const HeadWeights& weights, Tok
 // `judge` null: each extra string is run on its own.
 GradeReport finish_report(const Problem& problem, const HeadWeights& weights,
                           FailureCollector& failures, std::uint64_t failed, PrefixJudge* judge) {
-  for (const auto& s : problem.extra_strings) {
-    const bool passes = judge ? judge->string_passes(s) : string_passes(problem, weights, s);
+  for (std::size_t i = 0; i < problem.extra_strings.size(); ++i) {
+    const TokenString& s = problem.extra_strings[i];
+    const bool passes = judge ? judge->extra_string_passes(i) : string_passes(problem, weights, s);
     if (!passes) {
       ++failed;
       failures.add(s);

@@ -136,6 +136,42 @@ TEST(ExhaustiveGrading, CountsOverStatesMatchBruteForceWithAnIndependentHead) {
   }
 }
 
+TEST(ExhaustiveGrading, ExtraStringsSharingCountStatesMatchAnIndependentHead) {
+  // The examples and random strings are judged once per set of (state, last group) slots
+  // they reach; each must still get the verdict of the independent head on the string.
+  RandomHeads random(31);
+  const Problem three = load_test_problem("three-letters.json");
+  const Problem five = load_test_problem("five-letters.json");
+  for (const Problem* p :
+       {&bundled("consonant-anywhere"), &bundled("consonant-proportion"), &three, &five}) {
+    ASSERT_NE(p->count_states, nullptr) << p->id;
+    const CountStateGraph& graph = *p->count_states;
+    ASSERT_EQ(graph.extra_path.size(), p->extra_strings.size()) << p->id;
+    if (p->id.starts_with("consonant")) {  // 204 strings over 2 groups: many share their slots
+      EXPECT_LT(graph.path_begin.size() - 1, p->extra_strings.size() / 2) << p->id;
+    }
+    for (int trial = 0; trial < 30; ++trial) {
+      const HeadWeights w = random.head(*p, trial);
+      std::vector<TokenString> failing = failing_by_brute_force(*p, w);
+      for (const TokenString& s : p->extra_strings) {
+        const Matrix error = testing::independent_head(p->head, w, s).out - expected_output(*p, s);
+        if (!(error.cwiseAbs().maxCoeff() <= p->tolerance)) failing.push_back(s);
+      }
+      // The report lists failures shortest first, then in alphabet order (API.md §5).
+      std::sort(failing.begin(), failing.end(), [](const TokenString& a, const TokenString& b) {
+        return a.size() != b.size() ? a.size() < b.size() : a < b;
+      });
+      const auto report = grade(*p, w, 1000);
+      const std::string what = p->id + " trial " + std::to_string(trial);
+      EXPECT_EQ(report.failed, failing.size()) << what;
+      ASSERT_EQ(report.failures.size(), std::min<std::size_t>(failing.size(), 1000)) << what;
+      for (std::size_t k = 0; k < report.failures.size(); ++k) {
+        EXPECT_EQ(p->spell(report.failures[k].input), p->spell(failing[k])) << what;
+      }
+    }
+  }
+}
+
 TEST(ExhaustiveGrading, CountsOverStatesOnlyWhenVerdictsDependOnCountsAlone) {
   const auto counted = [](const Problem& p) {
     PrefixJudge judge(p, p.reference, p.strings.max_length);
