@@ -1,5 +1,6 @@
 #include "session.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "access_log.h"
@@ -73,20 +74,23 @@ void Connections::shutdown_all() {
 
 Session::Session(tcp::socket&& socket, const Router& router,
                  std::shared_ptr<Connections> connections, SessionTimeouts timeouts)
-    : stream_(std::move(socket)),
+    : socket_(std::move(socket)),
+      watchdog_(socket_.get_executor()),
       router_(router),
       connections_(std::move(connections)),
-      timeouts_(timeouts) {}
+      timeouts_(timeouts),
+      shortest_timeout_(std::min(
+          {timeouts.read, timeouts.idle, std::chrono::milliseconds(limits::kWriteTimeout)})) {}
 
 Session::~Session() { connections_->remove(this); }
 
 void Session::run() {
-  net::dispatch(stream_.get_executor(),
+  net::dispatch(socket_.get_executor(),
                 beast::bind_front_handler(&Session::do_wait, shared_from_this()));
 }
 
 void Session::reject(Error error) {
-  net::dispatch(stream_.get_executor(), [self = shared_from_this(), error = std::move(error)] {
+  net::dispatch(socket_.get_executor(), [self = shared_from_this(), error = std::move(error)] {
     self->pending_ = {std::chrono::steady_clock::now(),
                       std::chrono::system_clock::now(),
                       "",
@@ -98,11 +102,12 @@ void Session::reject(Error error) {
 }
 
 void Session::shutdown() {
-  net::dispatch(stream_.get_executor(), [self = shared_from_this()] {
+  net::dispatch(socket_.get_executor(), [self = shared_from_this()] {
     self->shutting_down_ = true;
     // An idle connection's pending wait completes with operation_aborted and closes; a busy
     // one sees shutting_down_ when its answer is ready.
-    if (self->idle_) self->stream_.socket().cancel();
+    beast::error_code ignored;
+    if (self->idle_) self->socket_.cancel(ignored);
   });
 }
 
@@ -115,8 +120,9 @@ void Session::do_wait() {
   if (buffer_.size() > 0) return start_request();  // pipelined: it is already here
 
   idle_ = true;
-  stream_.expires_after(first_request_ ? timeouts_.read : timeouts_.idle);
-  stream_.async_read_some(buffer_.prepare(kFirstReadBytes),
+  set_deadline(std::chrono::steady_clock::now() +
+               (first_request_ ? timeouts_.read : timeouts_.idle));
+  socket_.async_read_some(buffer_.prepare(kFirstReadBytes),
                           beast::bind_front_handler(&Session::on_wait, shared_from_this()));
 }
 
@@ -137,7 +143,8 @@ void Session::start_request() {
   first_request_ = false;
   pending_ = {
       std::chrono::steady_clock::now(), std::chrono::system_clock::now(), "", "", "", std::nullopt};
-  deadline_ = pending_.started + timeouts_.read;
+  request_deadline_ = pending_.started + timeouts_.read;
+  set_deadline(request_deadline_);
   parser_->eager(true);  // on past the header into the body, as http::read does
   beast::error_code ec;
   while (buffer_.size() > 0 && !parser_->is_done()) {
@@ -155,8 +162,7 @@ void Session::start_request() {
 }
 
 void Session::do_read_header() {
-  stream_.expires_at(deadline_);
-  http::async_read_header(stream_, buffer_, *parser_,
+  http::async_read_header(socket_, buffer_, *parser_,
                           beast::bind_front_handler(&Session::on_read_header, shared_from_this()));
 }
 
@@ -173,9 +179,9 @@ void Session::on_header() {
   if (beast::iequals(header[http::field::expect], "100-continue")) {
     // The client waits for this before sending the body (curl does for large bodies).
     continue_ = {http::status::continue_, header.version()};
-    stream_.expires_after(limits::kWriteTimeout);
+    set_deadline(std::chrono::steady_clock::now() + limits::kWriteTimeout);
     return http::async_write(
-        stream_, continue_,
+        socket_, continue_,
         beast::bind_front_handler(&Session::on_continue_written, shared_from_this()));
   }
   do_read_body();
@@ -183,13 +189,13 @@ void Session::on_header() {
 
 void Session::on_continue_written(beast::error_code ec, std::size_t) {
   if (ec) return do_close();
+  set_deadline(request_deadline_);
   do_read_body();
 }
 
 // Step 3: the rest of the body, still under the request's deadline.
 void Session::do_read_body() {
-  stream_.expires_at(deadline_);
-  http::async_read(stream_, buffer_, *parser_,
+  http::async_read(socket_, buffer_, *parser_,
                    beast::bind_front_handler(&Session::on_read_body, shared_from_this()));
 }
 
@@ -226,8 +232,8 @@ void Session::on_read_error(beast::error_code ec) {
 void Session::do_write(Response response, bool linger) {
   response_ = std::move(response);
   linger_after_write_ = linger;
-  stream_.expires_after(limits::kWriteTimeout);
-  http::async_write(stream_, response_,
+  set_deadline(std::chrono::steady_clock::now() + limits::kWriteTimeout);
+  http::async_write(socket_, response_,
                     beast::bind_front_handler(&Session::on_write, shared_from_this()));
 }
 
@@ -244,23 +250,52 @@ void Session::on_write(beast::error_code ec, std::size_t) {
 // connection and could destroy the answer before the client reads it.
 void Session::do_linger() {
   beast::error_code ignored;
-  stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
-  stream_.expires_after(limits::kLingerTimeout);
-  stream_.async_read_some(net::buffer(discard_),
+  socket_.shutdown(tcp::socket::shutdown_send, ignored);
+  set_deadline(std::chrono::steady_clock::now() + limits::kLingerTimeout);
+  socket_.async_read_some(net::buffer(discard_),
                           beast::bind_front_handler(&Session::on_linger, shared_from_this()));
 }
 
 void Session::on_linger(beast::error_code ec, std::size_t bytes) {
   lingered_bytes_ += bytes;
   if (ec || lingered_bytes_ > limits::kMaxLingerBytes) return do_close();
-  stream_.async_read_some(net::buffer(discard_),
+  socket_.async_read_some(net::buffer(discard_),
                           beast::bind_front_handler(&Session::on_linger, shared_from_this()));
 }
 
 void Session::do_close() {
+  closed_ = true;
   beast::error_code ignored;
-  stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
-  stream_.close();
+  socket_.shutdown(tcp::socket::shutdown_send, ignored);
+  socket_.close(ignored);
+  watchdog_.cancel();  // its wait holds the session alive
+}
+
+// --- Deadlines ----------------------------------------------------------------------------------
+
+void Session::set_deadline(std::chrono::steady_clock::time_point deadline) {
+  if (closed_) return;  // a new wait would keep a closed session alive until it fires
+  expiry_ = deadline;
+  // Later than the timer: on_watchdog will find it. Earlier: the timer must move.
+  if (deadline < armed_at_) arm_watchdog(deadline);
+}
+
+void Session::arm_watchdog(std::chrono::steady_clock::time_point at) {
+  armed_at_ = at;
+  watchdog_.expires_at(at);  // cancels a wait already pending: its handler sees aborted
+  watchdog_.async_wait(beast::bind_front_handler(&Session::on_watchdog, shared_from_this()));
+}
+
+void Session::on_watchdog(beast::error_code ec) {
+  if (ec == net::error::operation_aborted || closed_) return;  // moved, or closing
+  armed_at_ = std::chrono::steady_clock::time_point::max();
+  const auto now = std::chrono::steady_clock::now();
+  if (now < expiry_) {
+    // Not before the next step's deadline can be either, so that step need not move it.
+    return arm_watchdog(std::min(expiry_, now + shortest_timeout_));
+  }
+  // Late: the pending read or write completes with operation_aborted and the session closes.
+  do_close();
 }
 
 void Session::log_answer() const {

@@ -121,6 +121,77 @@ TEST(SlowClients, StalledConnectionIsNotClosedBeforeTheReadTimeout) {
   close(fd);
 }
 
+// One GET /healthz on `fd`, keep-alive: whether a whole 200 answer came back.
+bool healthz_on(int fd) {
+  const std::string request = "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n";
+  if (send(fd, request.data(), request.size(), MSG_NOSIGNAL) !=
+      static_cast<ssize_t>(request.size())) {
+    return false;
+  }
+  std::string got;
+  char buffer[1024];
+  while (true) {
+    pollfd p{fd, POLLIN, 0};
+    if (poll(&p, 1, 5000) <= 0) return false;
+    const ssize_t n = recv(fd, buffer, sizeof buffer, 0);
+    if (n <= 0) return false;
+    got.append(buffer, static_cast<std::size_t>(n));
+    const auto end = got.find("\r\n\r\n");
+    const auto length_at = got.find("Content-Length: ");
+    if (end == std::string::npos || length_at == std::string::npos) continue;
+    const std::size_t length = std::stoul(got.substr(length_at + 16));
+    if (got.size() >= end + 4 + length) return got.starts_with("HTTP/1.1 200 ");
+  }
+}
+
+// The timeouts are per step: a connection in use keeps moving its deadline, so no earlier
+// step's deadline may close it, and the step it is in is still timed from its own start.
+TEST(SlowClients, ABusyKeptConnectionOutlivesManyTimeoutsAndIsClosedOnceIdleOrStalled) {
+  constexpr auto kTimeout = 400ms;  // read and idle alike (the flag shortens both)
+  ServerProcess server({"--port", "0", "--address", "127.0.0.1", "--threads", "2", "--problems",
+                        kProblemsDir, "--read-timeout-ms", "400"});
+  const std::uint16_t port = server.wait_listening();
+  ASSERT_NE(port, 0);
+
+  // Requests 100 ms apart for 2 s, five timeouts long: every one answered on one connection.
+  const int busy = connect_raw(port);
+  ASSERT_GE(busy, 0);
+  const auto started = std::chrono::steady_clock::now();
+  int served = 0;
+  auto idle_from = started;
+  while (true) {
+    ASSERT_TRUE(healthz_on(busy)) << "request " << served << " after " << since(started).count()
+                                  << " ms";
+    ++served;
+    idle_from = std::chrono::steady_clock::now();
+    if (since(started) >= 2000ms) break;
+    std::this_thread::sleep_for(100ms);
+  }
+  EXPECT_GE(served, 10);
+  // Then idle from the last answer: closed after the idle timeout, not before.
+  EXPECT_FALSE(closed_within(busy, kTimeout - 150ms));
+  EXPECT_TRUE(closed_within(busy, 3000ms));
+  EXPECT_GE(since(idle_from), kTimeout - 50ms);
+  close(busy);
+
+  // A connection that served requests, then stalls in the middle of one: closed once that
+  // request's read timeout has passed from its first byte.
+  const int stalls = connect_raw(port);
+  ASSERT_GE(stalls, 0);
+  for (int i = 0; i < 5; ++i) {
+    ASSERT_TRUE(healthz_on(stalls));
+    std::this_thread::sleep_for(150ms);
+  }
+  const std::string part = "GET /heal";
+  const auto stalled_from = std::chrono::steady_clock::now();
+  ASSERT_EQ(send(stalls, part.data(), part.size(), MSG_NOSIGNAL),
+            static_cast<ssize_t>(part.size()));
+  EXPECT_FALSE(closed_within(stalls, kTimeout - 150ms));
+  EXPECT_TRUE(closed_within(stalls, 3000ms));
+  EXPECT_GE(since(stalled_from), kTimeout - 50ms);
+  close(stalls);
+}
+
 TEST(SlowClients, ConnectionsOverTheCapGet503AndAreClosedAndRoomComesBack) {
   ServerProcess server({"--port", "0", "--address", "127.0.0.1", "--problems", kProblemsDir,
                         "--max-connections", "4"});
