@@ -14,6 +14,7 @@
 #include <variant>
 #include <vector>
 
+#include "../grader/submission_paths.h"
 #include "access_log.h"
 #include "headgrader/grade.h"
 #include "headgrader/limits.h"
@@ -70,7 +71,17 @@ inline void submission(const ProblemSet& problems, std::string_view input) {
   if (input.empty() || problems.problems().empty()) return;
   const auto& all = problems.problems();
   const Problem& problem = *all[static_cast<unsigned char>(input[0]) % all.size()];
-  const Result<Submission> parsed = parse_submission(problem, input.substr(1));
+  const std::string_view body = input.substr(1);
+  // Wherever the tree-less reading answers, the tree's must give the same submission
+  // (grader/submission_paths.h); parse_submission takes the first when it can.
+  if (const auto fast = parse_well_formed_submission(problem, body)) {
+    const Result<Submission> tree = parse_submission_tree(problem, body);
+    if (!tree || !same_submission(*fast, tree.value())) {
+      std::fprintf(stderr, "parse_well_formed_submission differs from parse_submission_tree\n");
+      std::abort();
+    }
+  }
+  const Result<Submission> parsed = parse_submission(problem, body);
   if (!parsed) {
     if (parsed.error().code.empty() || parsed.error().message.empty()) std::abort();
     return;

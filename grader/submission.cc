@@ -10,6 +10,7 @@
 #include "headgrader/limits.h"
 #include "json_input.h"
 #include "matrix_json.h"
+#include "submission_paths.h"
 
 namespace headgrader {
 namespace {
@@ -21,12 +22,16 @@ constexpr std::array<std::array<const char*, 2>, 3> kAliases = {{
     {"W_V", "W_v"},
 }};
 
-std::optional<std::string> canonical_weight_name(const std::string& key) {
+}  // namespace
+
+const char* canonical_weight_name(std::string_view key) {
   for (const auto& names : kAliases) {
-    if (key == names[0] || key == names[1]) return std::string(names[0]);
+    if (key == names[0] || key == names[1]) return names[0];
   }
-  return std::nullopt;
+  return nullptr;
 }
+
+namespace {
 
 // "W_q", "W_q and W_k", "W_q, W_k and W_V".
 std::string list_names(const std::vector<std::string>& names) {
@@ -49,7 +54,8 @@ Error unknown_key(const Problem& problem, const std::string& key) {
   for (const auto& name : problem.submit) {
     if (lowercase(key) == lowercase(name)) hint = " (did you mean " + name + "?)";
   }
-  if (auto canonical = canonical_weight_name(key); canonical && problem.given.count(*canonical)) {
+  if (const char* canonical = canonical_weight_name(key);
+      canonical && problem.given.count(canonical)) {
     return key_error(error_code::kUnknownField,
                      key + " is given by this problem, not chosen by you; send only " +
                          list_names(problem.submit),
@@ -60,6 +66,8 @@ Error unknown_key(const Problem& problem, const std::string& key) {
                        list_names(problem.submit) + ", and optionally student and max_failures",
                    key);
 }
+
+}  // namespace
 
 Result<int> parse_max_failures(const Json& value) {
   const std::string want = "max_failures must be a whole number from 0 to " +
@@ -75,7 +83,6 @@ Result<int> parse_max_failures(const Json& value) {
   return static_cast<int>(x);
 }
 
-// How the matrices must fit the problem: columns n_e, W_V rows n_v, W_q and W_k rows n_q.
 std::optional<Error> check_shapes(const Problem& problem, const HeadWeights& w,
                                   const std::map<std::string, std::string>& sent_as) {
   const auto n_e = static_cast<Eigen::Index>(problem.n_e);
@@ -116,9 +123,12 @@ std::optional<Error> check_shapes(const Problem& problem, const HeadWeights& w,
   return std::nullopt;
 }
 
-}  // namespace
-
 Result<Submission> parse_submission(const Problem& problem, std::string_view body) {
+  if (auto submission = parse_well_formed_submission(problem, body)) return std::move(*submission);
+  return parse_submission_tree(problem, body);
+}
+
+Result<Submission> parse_submission_tree(const Problem& problem, std::string_view body) {
   auto parsed = parse_json_checked(body, limits::kMaxJsonDepth, "the body");
   if (!parsed) return parsed.error();
   const Json& json = parsed.value();
@@ -133,9 +143,9 @@ Result<Submission> parse_submission(const Problem& problem, std::string_view bod
   std::map<std::string, std::string> sent_as;  // canonical -> as sent
   for (const auto& [key, value] : json.items()) {
     if (key == "student" || key == "max_failures") continue;
-    const auto canonical = canonical_weight_name(key);
-    if (!canonical || problem.given.count(*canonical)) return unknown_key(problem, key);
-    if (auto [it, fresh] = sent_as.emplace(*canonical, key); !fresh) {
+    const char* canonical = canonical_weight_name(key);
+    if (!canonical || problem.given.count(canonical)) return unknown_key(problem, key);
+    if (auto [it, fresh] = sent_as.emplace(canonical, key); !fresh) {
       return key_error(error_code::kDuplicateField,
                        it->second + " and " + key + " name the same matrix; send it once", key);
     }

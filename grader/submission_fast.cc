@@ -1,0 +1,188 @@
+// parse_well_formed_submission: a body such as {"W_q": [[1, 1]], "W_k": [[0, 5]], …} read
+// from nlohmann's SAX events into the matrices, without a tree. Every event is checked
+// against what a well-formed submission holds at that point; anything else stops the parse,
+// and parse_submission_tree reads the body again to word the fault.
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "headgrader/limits.h"
+#include "submission_paths.h"
+
+namespace headgrader {
+namespace {
+
+class WellFormedSubmission : public nlohmann::json_sax<Json> {
+ public:
+  explicit WellFormedSubmission(const Problem& problem) : problem_(problem) {
+    submission_.max_failures = limits::kDefaultMaxFailures;
+  }
+
+  // After a successful parse: the submission, unless a name is missing or a shape is wrong.
+  std::optional<Submission> result();
+
+  bool null() override { return false; }
+  bool boolean(bool) override { return false; }
+  bool number_integer(number_integer_t n) override { return number(Json(n)); }
+  bool number_unsigned(number_unsigned_t n) override { return number(Json(n)); }
+  bool number_float(number_float_t x, const string_t&) override { return number(Json(x)); }
+  bool string(string_t& text) override {
+    if (depth_ != 1 || value_ != Value::kStudent) return false;
+    submission_.student = text;
+    return true;
+  }
+  bool binary(binary_t&) override { return false; }
+
+  bool start_object(std::size_t) override { return depth_++ == 0; }
+  bool key(string_t& key) override {
+    if (key == "student" || key == "max_failures") {
+      const bool student = key == "student";
+      bool& seen = student ? seen_student_ : seen_max_failures_;
+      if (seen) return false;
+      seen = true;
+      value_ = student ? Value::kStudent : Value::kMaxFailures;
+      return true;
+    }
+    const char* canonical = canonical_weight_name(key);
+    if (!canonical || std::find(problem_.submit.begin(), problem_.submit.end(), canonical) ==
+                          problem_.submit.end()) {
+      return false;
+    }
+    matrix_ = static_cast<std::size_t>(
+        std::find_if(kNames.begin(), kNames.end(),
+                     [&](const char* name) { return std::string_view(name) == canonical; }) -
+        kNames.begin());
+    if (matrices_[matrix_].sent) return false;  // twice, perhaps under both spellings
+    matrices_[matrix_].sent = true;
+    matrices_[matrix_].sent_as = key;
+    value_ = Value::kMatrix;
+    return true;
+  }
+  bool end_object() override { return --depth_ == 0; }
+
+  bool start_array(std::size_t) override {
+    if (depth_ == 1 && value_ == Value::kMatrix) {  // the matrix
+      depth_ = 2;
+      return true;
+    }
+    if (depth_ == 2) {  // a row
+      Collected& m = matrices_[matrix_];
+      if (m.rows == limits::kMaxMatrixRows) return false;
+      ++m.rows;
+      row_length_ = 0;
+      depth_ = 3;
+      return true;
+    }
+    return false;
+  }
+  bool end_array() override {
+    Collected& m = matrices_[matrix_];
+    if (depth_ == 3) {  // the row: not empty, and as long as the first
+      if (row_length_ == 0 || (m.rows > 1 && row_length_ != m.columns)) return false;
+      m.columns = row_length_;
+      depth_ = 2;
+      return true;
+    }
+    if (depth_ == 2 && m.rows > 0) {  // the matrix
+      depth_ = 1;
+      value_ = Value::kNone;
+      return true;
+    }
+    return false;
+  }
+
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+    return false;
+  }
+
+ private:
+  enum class Value { kNone, kStudent, kMaxFailures, kMatrix };
+  static constexpr std::array<const char*, 3> kNames = {"W_q", "W_k", "W_V"};
+
+  struct Collected {
+    bool sent = false;
+    std::string sent_as;
+    std::size_t rows = 0, columns = 0;
+    std::vector<double> entries;  // row after row
+  };
+
+  bool number(const Json& value) {
+    if (depth_ == 1 && value_ == Value::kMaxFailures) {
+      const Result<int> n = parse_max_failures(value);
+      if (!n) return false;
+      submission_.max_failures = n.value();
+      return true;
+    }
+    if (depth_ != 3 || row_length_ == limits::kMaxMatrixColumns) return false;
+    const double x = value.get<double>();
+    if (!std::isfinite(x) || std::fabs(x) > limits::kMaxAbsEntry) return false;
+    matrices_[matrix_].entries.push_back(x);
+    ++row_length_;
+    return true;
+  }
+
+  const Problem& problem_;
+  Submission submission_;
+  std::array<Collected, 3> matrices_;
+  bool seen_student_ = false, seen_max_failures_ = false;
+  std::size_t depth_ = 0;  // 1: in the root object, 2: in a matrix, 3: in a row
+  Value value_ = Value::kNone;
+  std::size_t matrix_ = 0;  // index into kNames of the matrix being read
+  std::size_t row_length_ = 0;
+};
+
+std::optional<Submission> WellFormedSubmission::result() {
+  for (const auto& [name, m] : problem_.given) submission_.weights.by_name(name) = m;
+  std::map<std::string, std::string> sent_as;
+  for (std::size_t k = 0; k < kNames.size(); ++k) {
+    Collected& c = matrices_[k];
+    if (!c.sent) {
+      if (std::find(problem_.submit.begin(), problem_.submit.end(), kNames[k]) !=
+          problem_.submit.end()) {
+        return std::nullopt;  // missing
+      }
+      continue;
+    }
+    Matrix& m = submission_.weights.by_name(kNames[k]);
+    m.resize(static_cast<Eigen::Index>(c.rows), static_cast<Eigen::Index>(c.columns));
+    for (std::size_t r = 0; r < c.rows; ++r) {
+      for (std::size_t col = 0; col < c.columns; ++col) {
+        m(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(col)) =
+            c.entries[r * c.columns + col];
+      }
+    }
+    sent_as.emplace(kNames[k], std::move(c.sent_as));
+  }
+  if (check_shapes(problem_, submission_.weights, sent_as)) return std::nullopt;
+  return std::move(submission_);
+}
+
+}  // namespace
+
+bool same_submission(const Submission& a, const Submission& b) {
+  const auto same = [](const Matrix& x, const Matrix& y) {
+    return x.rows() == y.rows() && x.cols() == y.cols() &&
+           std::equal(x.data(), x.data() + x.size(), y.data(), [](double u, double v) {
+             return std::bit_cast<std::uint64_t>(u) == std::bit_cast<std::uint64_t>(v);
+           });
+  };
+  return same(a.weights.W_q, b.weights.W_q) && same(a.weights.W_k, b.weights.W_k) &&
+         same(a.weights.W_V, b.weights.W_V) && a.max_failures == b.max_failures &&
+         a.student == b.student;
+}
+
+std::optional<Submission> parse_well_formed_submission(const Problem& problem,
+                                                       std::string_view body) {
+  // A NUL byte would end nlohmann's input early (see parse_json_checked).
+  if (body.find('\0') != std::string_view::npos) return std::nullopt;
+  WellFormedSubmission reader(problem);
+  const bool ok = Json::sax_parse(body, &reader, nlohmann::detail::input_format_t::json,
+                                  /*strict=*/true, /*ignore_comments=*/false);
+  if (!ok) return std::nullopt;
+  return reader.result();
+}
+
+}  // namespace headgrader

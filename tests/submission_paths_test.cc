@@ -1,0 +1,157 @@
+// The two readings of a body (grader/submission_paths.h): the tree-less one takes the
+// well-formed bodies a course sends, gives up on everything else, and wherever it answers,
+// the tree's answer is the same submission. Its errors never reach a student: the tree path
+// words them (tests/submission_test.cc pins those messages through parse_submission).
+#include "../grader/submission_paths.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "test_support.h"
+
+namespace headgrader {
+namespace {
+
+using testing::bundled;
+
+// Bodies that are well-formed for the 2-feature, 2-output consonant problems.
+const std::vector<std::string> kWellFormed = {
+    R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]})",
+    R"({"W_V": [[1, 0], [0, 1]], "W_k": [[0, 5]], "W_q": [[1, 1]]})",
+    R"({"W_Q": [[1, 1]], "W_K": [[0, 5]], "W_v": [[1, 0], [0, 1]]})",
+    R"( { "W_q" : [ [ 1 , 1 ] ] ,
+          "W_k" : [ [ 0 , 5 ] ] , "W_V" : [ [ 1 , 0 ] , [ 0 , 1 ] ] } )",
+    R"({"W_q": [[1.5, -2e-3], [0, 1E2]], "W_k": [[-0.0, 5.0], [1e6, -1e6]],
+        "W_V": [[0.1, 0.2], [0.30000000000000004, 1e-300]]})",
+    R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]], "student": "s123"})",
+    R"({"student": "Zoë \u00e9 \"q\"", "max_failures": 0, "W_q": [[1, 1]], "W_k": [[0, 5]],
+        "W_V": [[1, 0], [0, 1]]})",
+    R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]], "max_failures": 100})",
+    R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]], "max_failures": 3.0})",
+    R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]], "max_failures": 1e1})",
+    R"({"W\u005fq": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]})",
+    R"({"W_q": [[-3, 1000000]], "W_k": [[-1000000, 5]], "W_V": [[1, 0], [0, 1]]})",
+};
+
+// Bodies the tree path refuses, each for its own reason.
+const std::vector<std::string> kOther = {
+    "",
+    "null",
+    "[]",
+    R"("W_q")",
+    "{}",
+    R"({"W_q": [[1, 1]], "W_k": [[0, 5]]})",
+    R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]} x)",
+    R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]])",
+    R"({"W_q": [[1, 1]], "W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]})",
+    R"({"W_q": [[1, 1]], "W_Q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]})",
+    R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]], "w_q": 1})",
+    R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]], "student": 7})",
+    R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]], "student": "a", "student": "b"})",
+    R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]], "max_failures": -1})",
+    R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]], "max_failures": 101})",
+    R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]], "max_failures": 2.5})",
+    R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]], "max_failures": "3"})",
+    R"({"W_q": [], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]})",
+    R"({"W_q": [[]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]})",
+    R"({"W_q": [1, 1], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]})",
+    R"({"W_q": [[1, 1], [1]], "W_k": [[0, 5], [1, 1]], "W_V": [[1, 0], [0, 1]]})",
+    R"({"W_q": [[1, [1]]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]})",
+    R"({"W_q": [[1, true]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]})",
+    R"({"W_q": [[1, null]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]})",
+    R"({"W_q": [[1, "1"]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]})",
+    R"({"W_q": [[1, 1000001]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]})",
+    R"({"W_q": [[1, 1e400]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]})",
+    R"({"W_q": [[9007199254740993, 1]], "W_k": [[0, 18446744073709551615]], "W_V": [[1, 0], [0, 1]]})",
+    R"({"W_q": [[1, -1000000.5]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]})",
+    R"({"W_q": [[1, 1, 1]], "W_k": [[0, 5, 1]], "W_V": [[1, 0, 1], [0, 1, 1]]})",
+    R"({"W_q": [[1, 1]], "W_k": [[0, 5], [1, 1]], "W_V": [[1, 0], [0, 1]]})",
+    R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0]]})",
+    R"({"W_q": {"0": [1, 1]}, "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]})",
+    std::string(R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]})") + '\0',
+};
+
+// Rows of `n` copies of `row`, as JSON.
+std::string rows_of(std::size_t n, const std::string& row) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < n; ++i) out += (i ? ", " : "") + row;
+  return out + "]";
+}
+
+void expect_agreement(const Problem& p, const std::string& body) {
+  const auto fast = parse_well_formed_submission(p, body);
+  if (!fast) return;
+  const Result<Submission> tree = parse_submission_tree(p, body);
+  ASSERT_TRUE(tree.ok()) << p.id << ": taken without a tree, refused with one: " << body;
+  EXPECT_TRUE(same_submission(*fast, tree.value())) << p.id << ": " << body;
+}
+
+TEST(SubmissionPaths, WellFormedBodiesAreReadWithoutATreeAsTheTreeReadsThem) {
+  for (const char* id : {"consonant-anywhere", "consonant-proportion"}) {
+    for (const std::string& body : kWellFormed) {
+      EXPECT_TRUE(parse_well_formed_submission(bundled(id), body).has_value())
+          << id << ": " << body;
+      expect_agreement(bundled(id), body);
+    }
+  }
+}
+
+TEST(SubmissionPaths, EverythingElseIsLeftToTheTree) {
+  for (const char* id : {"consonant-anywhere", "consonant-proportion"}) {
+    for (const std::string& body : kOther) {
+      EXPECT_FALSE(parse_well_formed_submission(bundled(id), body).has_value())
+          << id << ": " << body;
+      EXPECT_FALSE(parse_submission_tree(bundled(id), body).ok()) << id << ": " << body;
+    }
+  }
+  // Bodies well-formed for 2 features are not for first-position's 3.
+  for (const std::string& body : kWellFormed) {
+    EXPECT_FALSE(parse_well_formed_submission(bundled("first-position"), body).has_value()) << body;
+  }
+}
+
+TEST(SubmissionPaths, TheLimitsOnRowsAndColumnsAreTheTrees) {
+  // first-position has 3 features: a W_q of 64 rows is the most the contract allows.
+  const Problem& p = bundled("first-position");
+  const std::string row3 = "[1, 0, 0]";
+  const auto body = [&](std::size_t n_q) {
+    return R"({"W_q": )" + rows_of(n_q, row3) + R"(, "W_k": )" + rows_of(n_q, row3) +
+           R"(, "W_V": [[1, 0, 0], [0, 0, 1]]})";
+  };
+  EXPECT_TRUE(parse_well_formed_submission(p, body(64)).has_value());
+  expect_agreement(p, body(64));
+  EXPECT_FALSE(parse_well_formed_submission(p, body(65)).has_value());
+  EXPECT_FALSE(parse_submission_tree(p, body(65)).ok());
+}
+
+TEST(SubmissionPaths, SeedCorpusAndRegressionInputsAgree) {
+  namespace fs = std::filesystem;
+  const fs::path root = HEADGRADER_SOURCE_DIR;
+  const auto& all = testing::bundled_problems().problems();
+  int taken = 0;
+  for (const fs::path& dir :
+       {root / "fuzz/corpus/submission", root / "tests/data/fuzz-regressions/submission"}) {
+    if (!fs::exists(dir)) continue;
+    for (const auto& entry : fs::directory_iterator(dir)) {
+      std::ifstream in(entry.path(), std::ios::binary);
+      std::stringstream text;
+      text << in.rdbuf();
+      const std::string input = text.str();
+      if (input.empty()) continue;
+      // As the fuzz harness reads it: the first byte picks the problem.
+      const Problem& p = *all[static_cast<unsigned char>(input[0]) % all.size()];
+      const std::string body = input.substr(1);
+      taken += parse_well_formed_submission(p, body).has_value();
+      expect_agreement(p, body);
+    }
+  }
+  EXPECT_GT(taken, 0) << "no seed was read without a tree";
+}
+
+}  // namespace
+}  // namespace headgrader
