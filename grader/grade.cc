@@ -64,9 +64,13 @@ GradeReport finish_report(const Problem& problem, const HeadWeights& weights,
   report.passed = failed == 0;
   report.score = static_cast<double>(report.passed_count) / static_cast<double>(report.total);
   report.examples.reserve(problem.examples.size());
-  for (const auto& s : problem.examples) {
-    ExampleResult example{s, false, expected_output(problem, s),
-                          head_output(problem.head, weights, s)};
+  // From the load, unless the problem was built some other way.
+  const bool expected_known = problem.examples_expected.size() == problem.examples.size();
+  for (std::size_t i = 0; i < problem.examples.size(); ++i) {
+    const TokenString& s = problem.examples[i];
+    ExampleResult example{
+        s, false, expected_known ? problem.examples_expected[i] : expected_output(problem, s),
+        head_output(problem.head, weights, s)};
     example.passed = all_rows_pass(example.output, example.expected, problem.tolerance);
     report.examples.push_back(std::move(example));
   }

@@ -236,6 +236,9 @@ ProblemOrDefects load_problem_text(std::string_view text, const std::string& fil
   check_expected_everywhere(p, defects);
   if (!defects.empty()) return defects.take();
   p.count_states = build_count_states(p);
+  for (const TokenString& example : p.examples) {
+    p.examples_expected.push_back(expected_output(p, example));  // the same for every grading
+  }
   check_reference_passes(p, defects);
   if (!defects.empty()) return defects.take();
   return p;

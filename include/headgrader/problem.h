@@ -66,6 +66,7 @@ struct Problem {
   std::vector<int> representatives;      // first token of each group, ascending
   std::vector<int> group_of;             // token -> its group (index into representatives)
   std::vector<TokenString> examples;     // strings.examples as tokens
+  std::vector<Matrix> examples_expected;  // `expected` at each position of each example
   // Tested strings beyond the exhaustive set: examples then random strings, each once and
   // none that the exhaustive set already holds, in the order they were added.
   std::vector<TokenString> extra_strings;
