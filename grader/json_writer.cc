@@ -68,7 +68,12 @@ JsonWriter& JsonWriter::key(std::string_view name) {
 JsonWriter& JsonWriter::value(std::string_view text) {
   separate();
   out_ += '"';
-  for (const char c : text) {
+  std::size_t plain = 0;  // start of the bytes not yet copied: copied in runs, not one by one
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (static_cast<unsigned char>(c) >= 0x20 && c != '"' && c != '\\') continue;
+    out_.append(text.data() + plain, i - plain);
+    plain = i + 1;
     switch (c) {
       case '"':
         out_ += "\\\"";
@@ -91,17 +96,15 @@ JsonWriter& JsonWriter::value(std::string_view text) {
       case '\t':
         out_ += "\\t";
         break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          static constexpr char kHex[] = "0123456789abcdef";
-          out_ += "\\u00";
-          out_ += kHex[(c >> 4) & 0xF];
-          out_ += kHex[c & 0xF];
-        } else {
-          out_ += c;
-        }
+      default: {
+        static constexpr char kHex[] = "0123456789abcdef";
+        out_ += "\\u00";
+        out_ += kHex[(c >> 4) & 0xF];
+        out_ += kHex[c & 0xF];
+      }
     }
   }
+  out_.append(text.data() + plain, text.size() - plain);
   out_ += '"';
   return *this;
 }

@@ -46,7 +46,7 @@ Json matrix_to_json(const Matrix& m) {
 }
 
 std::string report_json(const Problem& problem, const GradeReport& report) {
-  JsonWriter out;
+  JsonWriter out(2048);  // a passing grade of a bundled problem is under 1 KiB
   out.begin_object();
   out.key("problem").value(report.problem);
   out.key("passed").value(report.passed);

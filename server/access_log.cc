@@ -59,7 +59,7 @@ void string_or_null(JsonWriter& out, std::string_view key, std::string_view text
 }  // namespace
 
 std::string format_access_log(const AccessLogEntry& entry) {
-  JsonWriter out;
+  JsonWriter out(256);  // a line is a few hundred bytes
   out.begin_object();
   out.key("time").value(format_time(entry.time));
   string_or_null(out, "method", entry.method);

@@ -71,7 +71,13 @@ TEST(JsonWriter, StringsAreEscapedAsNlohmannDumpsThem) {
                                 std::string("nul \0 and \x1f and \x7f", 18),
                                 "\b\f",
                                 "ünïcödé → ∑ 字",
-                                "slash / stays"};
+                                "slash / stays",
+                                "",
+                                "\"",
+                                "\"\"\\\n",
+                                "\x01"
+                                "at the start",
+                                "at the end\x1f"};
   for (const auto& text : kCases) {
     JsonWriter out;
     out.value(text);

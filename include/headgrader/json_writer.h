@@ -27,6 +27,9 @@ bool is_valid_utf8(std::string_view bytes);
 
 class JsonWriter {
  public:
+  // `capacity`: the bytes to reserve, so that a text of about that size is not regrown.
+  explicit JsonWriter(std::size_t capacity = 0) { out_.reserve(capacity); }
+
   JsonWriter& begin_object() { return open('{'); }
   JsonWriter& end_object() { return close('}'); }
   JsonWriter& begin_array() { return open('['); }
