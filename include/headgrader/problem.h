@@ -73,8 +73,10 @@ struct Problem {
   std::uint64_t exhaustive_total = 0;    // strings of length 1..exhaustive_length over reps
   // The count states up to max_length with their `expected` rows, when rows depend on
   // counts alone and the graph is small (null otherwise): grading then evaluates no
-  // `expected`. Derived from the fields above; a copy whose strings change must not use it
-  // beyond its depth (the grader checks).
+  // `expected`, and the extra strings as paths through it. Derived from the fields above; a
+  // copy whose strings change must not use it beyond its depth, nor its paths unless it has
+  // as many extra strings (the grader checks both; a copy that swaps extra strings must
+  // rebuild it or set it to null).
   std::shared_ptr<const CountStateGraph> count_states;
   std::uint64_t tested_total() const { return exhaustive_total + extra_strings.size(); }
 
