@@ -244,9 +244,14 @@ class StateTable {
 class PrefixJudge::Impl {
  public:
   Impl(const Problem& p, const HeadWeights& w, int max_depth)
-      : p_(p), w_(w), by_counts_(!p.head.W_P), memo_(by_counts_ && !p.expected->reads_positions()),
-        max_depth_(max_depth), expected_(p, max_depth),
-        state_at_(static_cast<std::size_t>(max_depth) + 1, 0), out_(p.n_v), want_(p.n_v),
+      : p_(p),
+        w_(w),
+        by_counts_(!p.head.W_P),
+        memo_(by_counts_ && !p.expected->reads_positions()),
+        max_depth_(max_depth),
+        state_at_(static_cast<std::size_t>(max_depth) + 1, 0),
+        out_(p.n_v),
+        want_(p.n_v),
         class_counts_(p.classes.names.size()) {
     if (by_counts_) fast_.emplace(p, w);
     // The problem's own states when they reach deep enough (a test may lengthen a copy's
@@ -290,6 +295,7 @@ class PrefixJudge::Impl {
 
   // extra_strings[i]: from the verdict of its path when the graph has the paths.
   bool extra_string_passes(std::size_t i) {
+    if (every_slot_passes()) return true;
     if (!path_verdicts_.empty()) {
       const auto path = static_cast<std::size_t>(graph_->extra_path[i]);
       signed char& known = path_verdicts_[path];
@@ -303,10 +309,10 @@ class PrefixJudge::Impl {
     const std::size_t d = prefix.size();
     if (!by_counts_) {  // W_P: rows depend on position; extend the exact rows
       exact_rows().extend(prefix, out_.data());
-      (void)expected_.extend(prefix, want_.data());  // cannot fault: checked at load
+      (void)expected().extend(prefix, want_.data());  // cannot fault: checked at load
       return judge(0.0) == Verdict::kPass;
     }
-    expected_.advance(prefix);
+    expected().advance(prefix);
     const auto group = static_cast<std::size_t>(p_.group_of[prefix.back()]);
     const int state = next_state(state_at_[d - 1], group);
     state_at_[d] = state;
@@ -314,7 +320,7 @@ class PrefixJudge::Impl {
     if (memo_ && (known == 0 || known == 1)) return known == 0;
 
     fast_->row(counts_of(state), group, out_.data());
-    expected_.evaluate(prefix, want_.data());
+    expected().evaluate(prefix, want_.data());
     Verdict verdict = judge(fast_->margin());
     if (memo_) known = verdict == Verdict::kPass ? 0 : verdict == Verdict::kFail ? 1 : 2;
     if (verdict == Verdict::kTooClose) {
@@ -339,6 +345,13 @@ class PrefixJudge::Impl {
     return *rows_;
   }
 
+  // `expected` along the prefixes shown to passes(), built on first use: grading over the
+  // problem's count states reads the expected rows from the graph instead.
+  PrefixExpected& expected() {
+    if (!expected_) expected_.emplace(p_, max_depth_);
+    return *expected_;
+  }
+
   // The count states: the problem's (graph_, with verdicts of this head beside) or this
   // judge's own (states_).
   int next_state(int state, std::size_t group) {
@@ -355,13 +368,19 @@ class PrefixJudge::Impl {
   std::size_t state_count() const { return graph_ ? graph_->size() : states_->size(); }
 
   Verdict state_verdict(int state, std::size_t group);
+  // Whether every (state, last group) slot of the problem's graph passes clearly. Every
+  // tested prefix is in one of them, so then every tested string passes, with nothing to
+  // count or walk: the common case of a correct submission. Found once, on first use; false
+  // without the graph, or as soon as one slot fails or is too close to call.
+  bool every_slot_passes();
   // As StateTable::verdict: 0 every slot of the path passes, 1 one fails, 2 none fails but
   // one is too close to call from its state (the string is then judged prefix by prefix).
   signed char path_verdict(std::size_t path);
 
   int max_depth_;
   std::optional<PrefixHead> rows_;
-  PrefixExpected expected_;
+  std::optional<PrefixExpected> expected_;
+  signed char every_slot_passes_ = -1;  // -1 not known yet, else 0 or 1
   const CountStateGraph* graph_ = nullptr;
   std::vector<signed char> graph_verdicts_;  // as StateTable::verdict, per graph_ state
   std::vector<signed char> path_verdicts_;   // per graph_ path of the extra strings, or empty
@@ -393,6 +412,23 @@ Verdict PrefixJudge::Impl::state_verdict(int state, std::size_t group) {
   return known == 0 ? Verdict::kPass : known == 1 ? Verdict::kFail : Verdict::kTooClose;
 }
 
+bool PrefixJudge::Impl::every_slot_passes() {
+  if (every_slot_passes_ < 0) {
+    every_slot_passes_ = graph_ != nullptr;
+    const std::size_t g = graph_ ? graph_->groups : 0;
+    for (std::size_t state = 1; every_slot_passes_ && state < state_count(); ++state) {
+      const int* n = graph_->counts_of(static_cast<int>(state));
+      for (std::size_t a = 0; a < g; ++a) {
+        if (n[a] > 0 && state_verdict(static_cast<int>(state), a) != Verdict::kPass) {
+          every_slot_passes_ = 0;
+          break;
+        }
+      }
+    }
+  }
+  return every_slot_passes_ == 1;
+}
+
 signed char PrefixJudge::Impl::path_verdict(std::size_t path) {
   const std::size_t g = graph_->groups;
   signed char verdict = 0;
@@ -411,6 +447,7 @@ signed char PrefixJudge::Impl::path_verdict(std::size_t path) {
 
 std::optional<std::uint64_t> PrefixJudge::Impl::count_failures(int E, FailureCollector& failures) {
   if (!memo_ || E <= 0) return std::nullopt;
+  if (every_slot_passes()) return 0;
   constexpr auto kNone = static_cast<std::size_t>(-1);
   const auto& reps = p_.representatives;
   const std::size_t g = reps.size();

@@ -1,12 +1,15 @@
 // The prefix-tree grading (grade) gives exactly the report of running every tested string
 // on its own (grade_each_string): same counts, same failures in the same order, same bytes.
+#include "../grader/exhaustive.h"
+
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
 #include "../grader/count_states.h"
-#include "../grader/exhaustive.h"
 #include "headgrader/grade.h"
 #include "headgrader/report.h"
 #include "test_support.h"
@@ -244,6 +247,32 @@ TEST(ExhaustiveGrading, RowsExactlyAtTheToleranceAreJudgedAsOnTheirOwn) {
                              [&](const Failure& f) { return f.input == s; }))
         << text << " is exactly at the tolerance and must pass";
   }
+}
+
+TEST(ExhaustiveGrading, AHeadOverTheToleranceByAHairAtItsWorstRowFailsThereAlone) {
+  // A head whose rows all pass clearly but its worst one, which misses the tolerance by the
+  // last bit: a correct submission's shortcut (every count state passes) must not be taken,
+  // and the strings through that row fail exactly as on their own.
+  Problem p = bundled("consonant-anywhere");
+  const HeadWeights soft{rows({{1, 1}}), rows({{0, 2}}), rows({{1, 0}, {0, 1}})};
+  double worst = 0;
+  TokenString worst_string;
+  walk_prefixes(p.representatives, p.strings.exhaustive_length, [&](std::span<const int> s) {
+    const TokenString string(s.begin(), s.end());
+    const double error =
+        (run_head(p.head, soft, string).output - expected_output(p, string)).cwiseAbs().maxCoeff();
+    if (error > worst) worst = error, worst_string = string;
+    return true;
+  });
+  p.tolerance = worst;  // every row passes, the worst exactly at the tolerance
+  EXPECT_TRUE(grade(p, soft, 3).passed);
+  p.tolerance = std::nextafter(worst, 0.0);
+  const auto report = grade(p, soft, 100);
+  EXPECT_EQ(report_json(p, report), report_json(p, grade_each_string(p, soft, 100)));
+  EXPECT_FALSE(report.passed);
+  EXPECT_TRUE(std::any_of(report.failures.begin(), report.failures.end(),
+                          [&](const Failure& f) { return f.input == worst_string; }))
+      << p.spell(worst_string) << " is over the tolerance by one bit and must fail";
 }
 
 TEST(ExhaustiveGrading, AFailingPrefixFailsItsWholeSubtree) {
