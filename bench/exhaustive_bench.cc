@@ -63,6 +63,28 @@ void BM_Grade(benchmark::State& state) {
 }
 
 BENCHMARK(BM_Grade<grade>)->Name("Tree")->DenseRange(8, 24, 4)->Unit(benchmark::kMillisecond);
+
+// A soft key (e^2 against the vowels) that fails most strings: a passing head is done once
+// every count state passes, a failing one has its failures counted over the states and the
+// first three traced.
+void BM_GradeFailing(benchmark::State& state) {
+  const Problem& p = problem_of_length(static_cast<int>(state.range(0)));
+  const HeadWeights soft{Matrix{{1, 1}}, Matrix{{0, 2}}, Matrix{{1, 0}, {0, 1}}};
+  std::uint64_t failed = 0;
+  for (auto _ : state) {
+    const auto report = grade(p, soft, 3);
+    failed = report.failed;
+    benchmark::DoNotOptimize(report.score);
+  }
+  if (failed == 0) state.SkipWithError("the soft head should fail");
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * p.tested_total()));
+  state.counters["strings"] = static_cast<double>(p.tested_total());
+  state.counters["failed"] = static_cast<double>(failed);
+}
+BENCHMARK(BM_GradeFailing)
+    ->Name("TreeFailing")
+    ->DenseRange(8, 24, 4)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Grade<grade_each_string>)
     ->Name("EachString")
     ->DenseRange(8, 16, 4)
