@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <numeric>
 
 #include "headgrader/limits.h"
 
@@ -33,6 +34,7 @@ void add_extra_paths(const Problem& p, CountStateGraph& graph) {
       graph.path_slots.clear();
       graph.path_begin.clear();
       graph.extra_path.clear();
+      graph.extra_only_slots.clear();
       return;
     }
     slots.clear();
@@ -44,6 +46,11 @@ void add_extra_paths(const Problem& p, CountStateGraph& graph) {
     }
     std::sort(slots.begin(), slots.end());
     slots.erase(std::unique(slots.begin(), slots.end()), slots.end());
+    for (const int slot : slots) {
+      if (static_cast<std::size_t>(slot) / g >= graph.exhaustive_states) {
+        graph.extra_only_slots.push_back(slot);
+      }
+    }
     const auto [at, fresh] = path_of.emplace(slots, static_cast<int>(path_of.size()));
     if (fresh) {
       graph.path_slots.insert(graph.path_slots.end(), slots.begin(), slots.end());
@@ -51,6 +58,9 @@ void add_extra_paths(const Problem& p, CountStateGraph& graph) {
     }
     graph.extra_path.push_back(at->second);
   }
+  auto& only = graph.extra_only_slots;
+  std::sort(only.begin(), only.end());
+  only.erase(std::unique(only.begin(), only.end()), only.end());
 }
 
 }  // namespace
@@ -63,6 +73,7 @@ std::shared_ptr<const CountStateGraph> build_count_states(const Problem& p) {
   graph->groups = g;
   graph->n_v = p.n_v;
   graph->depth = D;
+  graph->exhaustive_length = p.strings.exhaustive_length;
   const std::size_t per_pair = std::max<std::size_t>(p.n_v, 1);
 
   // Breadth first from the empty prefix: states are numbered by depth.
@@ -89,6 +100,14 @@ std::shared_ptr<const CountStateGraph> build_count_states(const Problem& p) {
   }
   if (graph->size() * g * per_pair > limits::kMaxCountStateNumbers) return nullptr;
   graph->next.resize(graph->size() * g, -1);  // the deepest states lead nowhere
+  graph->exhaustive_states = graph->size();
+  for (std::size_t s = 0; s < graph->size(); ++s) {
+    const int* n = graph->counts_of(static_cast<int>(s));
+    if (std::accumulate(n, n + g, 0) > graph->exhaustive_length) {
+      graph->exhaustive_states = s;  // the first state deeper than the exhaustive set
+      break;
+    }
+  }
 
   graph->expected.assign(graph->size() * g * p.n_v, 0.0);
   TokenString prefix;

@@ -18,6 +18,11 @@ struct CountStateGraph {
   std::size_t n_v = 0;
   int depth = 0;                 // every state of a prefix of length ≤ depth is here
   std::vector<int> counts;       // [state * groups + b]; state 0 is the empty prefix
+  // States are numbered by depth (their count of tokens). The exhaustive set (strings of
+  // length 1..exhaustive_length) reaches exactly the states below exhaustive_states, each
+  // with every group it counts as the last one.
+  int exhaustive_length = 0;
+  std::size_t exhaustive_states = 0;
   std::vector<int> next;         // [state * groups + a]: one more token of group a; -1 past depth
   std::vector<double> expected;  // [(state * groups + a) * n_v + c], for counts[a] ≥ 1
   // The problem's extra strings as the (state, last group) slots their prefixes reach, each
@@ -27,6 +32,9 @@ struct CountStateGraph {
   std::vector<int> path_slots;
   std::vector<std::size_t> path_begin;
   std::vector<int> extra_path;
+  // The slots that only extra strings reach (their states are past exhaustive_length), each
+  // once, sorted: with the exhaustive set's, every slot a tested prefix is in.
+  std::vector<int> extra_only_slots;
 
   std::size_t size() const { return counts.size() / groups; }
   const int* counts_of(int state) const {

@@ -295,7 +295,7 @@ class PrefixJudge::Impl {
 
   // extra_strings[i]: from the verdict of its path when the graph has the paths.
   bool extra_string_passes(std::size_t i) {
-    if (every_slot_passes()) return true;
+    if (every_tested_slot_passes()) return true;
     if (!path_verdicts_.empty()) {
       const auto path = static_cast<std::size_t>(graph_->extra_path[i]);
       signed char& known = path_verdicts_[path];
@@ -368,11 +368,11 @@ class PrefixJudge::Impl {
   std::size_t state_count() const { return graph_ ? graph_->size() : states_->size(); }
 
   Verdict state_verdict(int state, std::size_t group);
-  // Whether every (state, last group) slot of the problem's graph passes clearly. Every
-  // tested prefix is in one of them, so then every tested string passes, with nothing to
-  // count or walk: the common case of a correct submission. Found once, on first use; false
-  // without the graph, or as soon as one slot fails or is too close to call.
-  bool every_slot_passes();
+  // Whether every (state, last group) slot that a tested prefix is in passes clearly: then
+  // every tested string passes, with nothing to count or walk (the common case of a correct
+  // submission). Found once, on first use: about as many rows as counting would judge.
+  // False without the problem's graph, or as soon as one slot fails or is too close to call.
+  bool every_tested_slot_passes();
   // As StateTable::verdict: 0 every slot of the path passes, 1 one fails, 2 none fails but
   // one is too close to call from its state (the string is then judged prefix by prefix).
   signed char path_verdict(std::size_t path);
@@ -380,7 +380,7 @@ class PrefixJudge::Impl {
   int max_depth_;
   std::optional<PrefixHead> rows_;
   std::optional<PrefixExpected> expected_;
-  signed char every_slot_passes_ = -1;  // -1 not known yet, else 0 or 1
+  signed char every_tested_slot_passes_ = -1;  // -1 not known yet, else 0 or 1
   const CountStateGraph* graph_ = nullptr;
   std::vector<signed char> graph_verdicts_;  // as StateTable::verdict, per graph_ state
   std::vector<signed char> path_verdicts_;   // per graph_ path of the extra strings, or empty
@@ -412,21 +412,30 @@ Verdict PrefixJudge::Impl::state_verdict(int state, std::size_t group) {
   return known == 0 ? Verdict::kPass : known == 1 ? Verdict::kFail : Verdict::kTooClose;
 }
 
-bool PrefixJudge::Impl::every_slot_passes() {
-  if (every_slot_passes_ < 0) {
-    every_slot_passes_ = graph_ != nullptr;
-    const std::size_t g = graph_ ? graph_->groups : 0;
-    for (std::size_t state = 1; every_slot_passes_ && state < state_count(); ++state) {
+bool PrefixJudge::Impl::every_tested_slot_passes() {
+  if (every_tested_slot_passes_ < 0) {
+    every_tested_slot_passes_ = 0;
+    // Only with the graph made for this problem's tested strings (a test may change a copy's).
+    if (!graph_ || graph_->exhaustive_length != p_.strings.exhaustive_length ||
+        graph_->extra_path.size() != p_.extra_strings.size()) {
+      return false;
+    }
+    const std::size_t g = graph_->groups;
+    const auto passes = [&](std::size_t slot) {
+      return state_verdict(static_cast<int>(slot / g), slot % g) == Verdict::kPass;
+    };
+    for (std::size_t state = 1; state < graph_->exhaustive_states; ++state) {
       const int* n = graph_->counts_of(static_cast<int>(state));
       for (std::size_t a = 0; a < g; ++a) {
-        if (n[a] > 0 && state_verdict(static_cast<int>(state), a) != Verdict::kPass) {
-          every_slot_passes_ = 0;
-          break;
-        }
+        if (n[a] > 0 && !passes(state * g + a)) return false;
       }
     }
+    for (const int slot : graph_->extra_only_slots) {
+      if (!passes(static_cast<std::size_t>(slot))) return false;
+    }
+    every_tested_slot_passes_ = 1;
   }
-  return every_slot_passes_ == 1;
+  return every_tested_slot_passes_ == 1;
 }
 
 signed char PrefixJudge::Impl::path_verdict(std::size_t path) {
@@ -447,7 +456,7 @@ signed char PrefixJudge::Impl::path_verdict(std::size_t path) {
 
 std::optional<std::uint64_t> PrefixJudge::Impl::count_failures(int E, FailureCollector& failures) {
   if (!memo_ || E <= 0) return std::nullopt;
-  if (every_slot_passes()) return 0;
+  if (E == p_.strings.exhaustive_length && every_tested_slot_passes()) return 0;
   constexpr auto kNone = static_cast<std::size_t>(-1);
   const auto& reps = p_.representatives;
   const std::size_t g = reps.size();

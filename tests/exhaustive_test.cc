@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
+#include <variant>
 
 #include "../grader/count_states.h"
 #include "headgrader/grade.h"
@@ -273,6 +275,49 @@ TEST(ExhaustiveGrading, AHeadOverTheToleranceByAHairAtItsWorstRowFailsThereAlone
   EXPECT_TRUE(std::any_of(report.failures.begin(), report.failures.end(),
                           [&](const Failure& f) { return f.input == worst_string; }))
       << p.spell(worst_string) << " is over the tolerance by one bit and must fail";
+}
+
+TEST(ExhaustiveGrading, OnlyTheRowsOfTestedPrefixesDecideACorrectHead) {
+  // Random strings up to length 12 beside an exhaustive set of length 3: the count states go
+  // to depth 12, but a tested prefix is in only some of them. The softer a key, the fewer
+  // vowels before a consonant it can outweigh; each grade must equal running every string on
+  // its own, whether the rows no tested string reaches pass or not, and whether only the
+  // examples' and random strings' rows past length 3 fail ("aaaaab": five vowels).
+  std::ifstream in(HEADGRADER_SOURCE_DIR "/problems/consonant-anywhere.json");
+  auto json = nlohmann::ordered_json::parse(in);
+  json["strings"] = {{"max_length", 12},
+                     {"exhaustive_length", 3},
+                     {"random", 30},
+                     {"seed", 5},
+                     {"examples", {"aaaaab", "aeri"}}};
+  auto loaded = load_problem_text(json.dump(), "consonant-anywhere.json");
+  ASSERT_TRUE(std::holds_alternative<Problem>(loaded));
+  const Problem& p = std::get<Problem>(loaded);
+  ASSERT_NE(p.count_states, nullptr);
+  const CountStateGraph& graph = *p.count_states;
+  EXPECT_EQ(graph.exhaustive_states, 10u);  // (v, c) with v + c ≤ 3
+  EXPECT_FALSE(graph.extra_only_slots.empty());
+
+  const auto fails = [&](const HeadWeights& w, const std::string& text) {
+    const TokenString s = testing::tokens_of(p, text);
+    return !((run_head(p.head, w, s).output - expected_output(p, s)).cwiseAbs().maxCoeff() <=
+             p.tolerance);
+  };
+  bool passed_with_untested_rows_failing = false;  // eleven vowels, then a consonant
+  bool failed_beyond_the_exhaustive_set_only = false;
+  for (double key = 1; key <= 8; key += 0.25) {
+    const HeadWeights soft{rows({{1, 1}}), rows({{0, key}}), rows({{1, 0}, {0, 1}})};
+    const auto report = grade(p, soft, 100);
+    EXPECT_EQ(report_json(p, report), report_json(p, grade_each_string(p, soft, 100)))
+        << "key " << key;
+    if (report.passed && fails(soft, "aaaaaaaaaaab")) passed_with_untested_rows_failing = true;
+    if (!report.passed && std::all_of(report.failures.begin(), report.failures.end(),
+                                      [](const Failure& f) { return f.input.size() > 3; })) {
+      failed_beyond_the_exhaustive_set_only = true;
+    }
+  }
+  EXPECT_TRUE(passed_with_untested_rows_failing);
+  EXPECT_TRUE(failed_beyond_the_exhaustive_set_only);
 }
 
 TEST(ExhaustiveGrading, AFailingPrefixFailsItsWholeSubtree) {
