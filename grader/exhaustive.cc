@@ -76,22 +76,29 @@ class PrefixHead {
 class GroupCountHead {
  public:
   GroupCountHead(const Problem& p, const HeadWeights& w)
-      : g_(p.representatives.size()), n_v_(p.n_v), scores_(g_ * g_), v_(g_ * n_v_),
-        scratch_(g_) {
-    if (g_ <= kCachedGroups) {
-      cached_.assign(g_ << g_, 0);
-      cache_.resize((g_ << g_) * g_);
-    }
+      : g_(p.representatives.size()), n_v_(p.n_v) {
+    // All its numbers in one allocation, and one more for the work space of this
+    // constructor: a grade builds one of these for every submission.
+    const std::size_t cache_sets = g_ <= kCachedGroups ? g_ << g_ : 0;
+    numbers_.resize(g_ * g_ + g_ * n_v_ + g_ + cache_sets * g_);
+    scores_ = numbers_.data();
+    v_ = scores_ + g_ * g_;
+    scratch_ = v_ + g_ * n_v_;
+    cache_ = scratch_ + g_;
+    cached_.assign(cache_sets, 0);
     const auto n_q = static_cast<std::size_t>(w.W_q.rows());
-    std::vector<double> r(p.n_e), q(g_ * n_q), k(g_ * n_q);
+    std::vector<double> work(p.n_e + 2 * g_ * n_q);
+    double* const r = work.data();
+    double* const q = r + p.n_e;
+    double* const k = q + g_ * n_q;
     for (std::size_t a = 0; a < g_; ++a) {
-      head_math::embed(p.head, p.representatives[a], 0, r.data());
-      head_math::project(w.W_q, r.data(), &q[a * n_q]);
-      head_math::project(w.W_k, r.data(), &k[a * n_q]);
-      head_math::project(w.W_V, r.data(), &v_[a * n_v_]);
+      head_math::embed(p.head, p.representatives[a], 0, r);
+      head_math::project(w.W_q, r, &q[a * n_q]);
+      head_math::project(w.W_k, r, &k[a * n_q]);
+      head_math::project(w.W_V, r, &v_[a * n_v_]);
     }
     double largest_v = 0;
-    for (double x : v_) largest_v = std::max(largest_v, std::fabs(x));
+    for (std::size_t i = 0; i < g_ * n_v_; ++i) largest_v = std::max(largest_v, std::fabs(v_[i]));
     // Reordered sums of at most 64 terms err by under 64·2⁻⁵³ relative to their magnitude.
     margin_ = 1e-12 * (1 + largest_v);
     for (std::size_t a = 0; a < g_; ++a) {
@@ -101,6 +108,8 @@ class GroupCountHead {
       }
     }
   }
+  GroupCountHead(const GroupCountHead&) = delete;  // its pointers point into numbers_
+  GroupCountHead& operator=(const GroupCountHead&) = delete;
 
   double margin() const { return margin_; }
 
@@ -123,7 +132,7 @@ class GroupCountHead {
   // depend only on a and on which groups are present, so with few groups each set is
   // computed once per grade: 2 groups need 6 sets where a grade meets ~100 rows.
   const double* exponentials(const int* n, std::size_t a) {
-    double* e = scratch_.data();
+    double* e = scratch_;
     if (g_ <= kCachedGroups) {
       std::size_t present = 0;
       for (std::size_t b = 0; b < g_; ++b) present |= std::size_t{n[b] > 0} << b;
@@ -144,11 +153,12 @@ class GroupCountHead {
   static constexpr std::size_t kCachedGroups = 4;
 
   std::size_t g_, n_v_;
-  std::vector<double> scores_;  // scores_[a * g + b] = scale · q_a · k_b
-  std::vector<double> v_;       // v_[b * n_v + c]
+  std::vector<double> numbers_;  // the four arrays below, one after the other
+  double* scores_ = nullptr;     // scores_[a * g + b] = scale · q_a · k_b
+  double* v_ = nullptr;          // v_[b * n_v + c]
+  double* scratch_ = nullptr;    // exponentials when there are too many groups to cache
+  double* cache_ = nullptr;      // [(a << g | present) * g + b]
   double margin_ = 0;
-  std::vector<double> scratch_;       // exponentials when there are too many groups to cache
-  std::vector<double> cache_;         // [(a << g | present) * g + b]
   std::vector<unsigned char> cached_;  // per (a, present)
 };
 
@@ -249,10 +259,7 @@ class PrefixJudge::Impl {
         by_counts_(!p.head.W_P),
         memo_(by_counts_ && !p.expected->reads_positions()),
         max_depth_(max_depth),
-        state_at_(static_cast<std::size_t>(max_depth) + 1, 0),
-        out_(p.n_v),
-        want_(p.n_v),
-        class_counts_(p.classes.names.size()) {
+        row_(2 * p.n_v) {
     if (by_counts_) fast_.emplace(p, w);
     // The problem's own states when they reach deep enough (a test may lengthen a copy's
     // strings); otherwise found as they are met.
@@ -261,9 +268,7 @@ class PrefixJudge::Impl {
         graph->n_v == p.n_v) {
       graph_ = graph;
       graph_verdicts_.assign(graph->size() * graph->groups, -1);
-      if (graph->extra_path.size() == p.extra_strings.size()) {
-        path_verdicts_.assign(graph->path_begin.size() - 1, -1);
-      }
+      has_paths_ = graph->extra_path.size() == p.extra_strings.size();
     } else {
       states_.emplace(p.representatives.size());
     }
@@ -296,7 +301,8 @@ class PrefixJudge::Impl {
   // extra_strings[i]: from the verdict of its path when the graph has the paths.
   bool extra_string_passes(std::size_t i) {
     if (every_tested_slot_passes()) return true;
-    if (!path_verdicts_.empty()) {
+    if (has_paths_) {
+      if (path_verdicts_.empty()) path_verdicts_.assign(graph_->path_begin.size() - 1, -1);
       const auto path = static_cast<std::size_t>(graph_->extra_path[i]);
       signed char& known = path_verdicts_[path];
       if (known < 0) known = path_verdict(path);
@@ -308,23 +314,24 @@ class PrefixJudge::Impl {
   bool passes(std::span<const int> prefix) {
     const std::size_t d = prefix.size();
     if (!by_counts_) {  // W_P: rows depend on position; extend the exact rows
-      exact_rows().extend(prefix, out_.data());
-      (void)expected().extend(prefix, want_.data());  // cannot fault: checked at load
+      exact_rows().extend(prefix, out_);
+      (void)expected().extend(prefix, want_);  // cannot fault: checked at load
       return judge(0.0) == Verdict::kPass;
     }
     expected().advance(prefix);
+    if (state_at_.empty()) state_at_.assign(static_cast<std::size_t>(max_depth_) + 1, 0);
     const auto group = static_cast<std::size_t>(p_.group_of[prefix.back()]);
     const int state = next_state(state_at_[d - 1], group);
     state_at_[d] = state;
     signed char& known = verdict_of(state, group);
     if (memo_ && (known == 0 || known == 1)) return known == 0;
 
-    fast_->row(counts_of(state), group, out_.data());
-    expected().evaluate(prefix, want_.data());
+    fast_->row(counts_of(state), group, out_);
+    expected().evaluate(prefix, want_);
     Verdict verdict = judge(fast_->margin());
     if (memo_) known = verdict == Verdict::kPass ? 0 : verdict == Verdict::kFail ? 1 : 2;
     if (verdict == Verdict::kTooClose) {
-      exact_rows().exact(prefix, out_.data());
+      exact_rows().exact(prefix, out_);
       verdict = judge(0.0);
     }
     return verdict == Verdict::kPass;
@@ -332,7 +339,7 @@ class PrefixJudge::Impl {
 
  private:
   Verdict judge(double margin) const {
-    return headgrader::judge(out_.data(), want_.data(), p_.n_v, p_.tolerance, margin);
+    return headgrader::judge(out_, want_, p_.n_v, p_.tolerance, margin);
   }
 
   const Problem& p_;
@@ -383,11 +390,15 @@ class PrefixJudge::Impl {
   signed char every_tested_slot_passes_ = -1;  // -1 not known yet, else 0 or 1
   const CountStateGraph* graph_ = nullptr;
   std::vector<signed char> graph_verdicts_;  // as StateTable::verdict, per graph_ state
-  std::vector<signed char> path_verdicts_;   // per graph_ path of the extra strings, or empty
+  bool has_paths_ = false;                   // graph_ has the extra strings' paths
+  std::vector<signed char> path_verdicts_;   // per graph_ path, made on first use
   std::optional<StateTable> states_;
 
-  std::vector<int> state_at_;  // state of the prefix of each length on the current path
-  std::vector<double> out_, want_;
+  // The state of the prefix of each length on the current path (made on first use).
+  std::vector<int> state_at_;
+  std::vector<double> row_;  // out_ then want_: the head's row and `expected`'s, n_v each
+  double* const out_ = row_.data();
+  double* const want_ = out_ + p_.n_v;
   TokenString canonical_;          // scratch for expected_at_state
   std::vector<int> class_counts_;  // scratch for expected_at_state
 };
@@ -399,12 +410,12 @@ Verdict PrefixJudge::Impl::state_verdict(int state, std::size_t group) {
   signed char& known = verdict_of(state, group);
   if (known < 0) {
     const int* n = counts_of(state);
-    fast_->row(n, group, out_.data());
+    fast_->row(n, group, out_);
     if (graph_) {
-      std::copy_n(graph_->expected_row(state, group), p_.n_v, want_.data());
+      std::copy_n(graph_->expected_row(state, group), p_.n_v, want_);
     } else {
       // Cannot fault: `expected` was checked on the tested set at load.
-      (void)expected_at_state(p_, n, group, canonical_, class_counts_, want_.data());
+      (void)expected_at_state(p_, n, group, canonical_, class_counts_, want_);
     }
     const Verdict verdict = judge(fast_->margin());
     known = verdict == Verdict::kPass ? 0 : verdict == Verdict::kFail ? 1 : 2;
