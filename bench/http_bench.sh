@@ -3,10 +3,13 @@
 # GET /healthz, each with 64 connections for 10 s; prints requests/s, p50 and p99 of both, the
 # server's CPU time per request (server_cpu_us) and the ratio grade/healthz. With ROUNDS > 1
 # the pair is repeated, alternating, and the medians are printed last: on a shared machine one
-# round can be off by a third either way. Not a test: run it by hand on a quiet machine.
+# round can be off by a third either way. WRK_NICE runs wrk at that nice level (0: the same
+# priority as the server), to see how much of the latency is the scheduler sharing the cores
+# between the load generator and the server. Not a test: run it by hand on a quiet machine.
 #
 #   bench/http_bench.sh [path/to/headgrader-server]     (default: build/server/headgrader-server)
-#   env: CONNECTIONS (64), DURATION (10s), WRK_THREADS (2), SERVER_THREADS (nproc), ROUNDS (1)
+#   env: CONNECTIONS (64), DURATION (10s), WRK_THREADS (2), SERVER_THREADS (nproc), ROUNDS (1),
+#        WRK_NICE (0)
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -17,6 +20,7 @@ duration="${DURATION:-10s}"
 wrk_threads="${WRK_THREADS:-2}"
 server_threads="${SERVER_THREADS:-$(nproc)}"
 rounds="${ROUNDS:-1}"
+wrk_nice="${WRK_NICE:-0}"
 
 # shellcheck source=bench/start_server.sh
 . "$here/start_server.sh"
@@ -30,7 +34,7 @@ ticks_per_s="$(getconf CLK_TCK)"
 run() {  # name, path, [BENCH_POST]
   local line before after requests
   before="$(server_ticks)"
-  line="$(env ${3:+BENCH_POST=1} wrk -t"$wrk_threads" -c"$connections" -d"$duration" \
+  line="$(env ${3:+BENCH_POST=1} nice -n "$wrk_nice" wrk -t"$wrk_threads" -c"$connections" -d"$duration" \
     -s "$here/http_bench.lua" "$url$2" | grep '^RESULT')"
   after="$(server_ticks)"
   requests="$(sed -n 's/.* requests=\([0-9]*\).*/\1/p' <<<"$line")"
@@ -39,7 +43,8 @@ run() {  # name, path, [BENCH_POST]
 }
 
 echo "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p' | head -1)"
-echo "server: $server_threads threads; wrk: $wrk_threads threads, $connections connections, $duration"
+echo "server: $server_threads threads; wrk: $wrk_threads threads, $connections connections," \
+  "$duration, nice $wrk_nice"
 field() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p" <<<"$2"; }
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 declare -a grades healths ratios
