@@ -34,8 +34,8 @@ ticks_per_s="$(getconf CLK_TCK)"
 run() {  # name, path, [BENCH_POST]
   local line before after requests
   before="$(server_ticks)"
-  line="$(env ${3:+BENCH_POST=1} nice -n "$wrk_nice" wrk -t"$wrk_threads" -c"$connections" -d"$duration" \
-    -s "$here/http_bench.lua" "$url$2" | grep '^RESULT')"
+  line="$(env ${3:+BENCH_POST=1} nice -n "$wrk_nice" wrk -t"$wrk_threads" -c"$connections" \
+    -d"$duration" -s "$here/http_bench.lua" "$url$2" | grep '^RESULT')"
   after="$(server_ticks)"
   requests="$(sed -n 's/.* requests=\([0-9]*\).*/\1/p' <<<"$line")"
   echo "$1 ${line#RESULT } server_cpu_us=$(awk -v t=$((after - before)) -v hz="$ticks_per_s" \
