@@ -14,6 +14,7 @@
 #include <array>
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
@@ -122,7 +123,8 @@ class Session : public std::enable_shared_from_this<Session> {
   // later than this from now, so that the next step does not have to move it.
   const std::chrono::milliseconds shortest_timeout_;
 
-  Response response_;                          // alive while written
+  Response response_;                                                       // alive while written
+  std::optional<http::response_serializer<http::string_body>> serializer_;  // of response_
   http::response<http::empty_body> continue_;  // "100 Continue", alive while written
   bool linger_after_write_ = false;
   Pending pending_;

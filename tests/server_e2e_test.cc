@@ -1,6 +1,7 @@
 // The real headgrader-server binary, started on port 0 and spoken to over TCP: every route,
-// every error status, keep-alive, 32 concurrent clients, SIGTERM with requests in flight,
-// the body limit; plus the connection cap, in process with a small cap.
+// every error status, keep-alive, pipelining, 32 concurrent clients, an answer larger than the
+// socket buffers, SIGTERM with requests in flight, the body limit; plus the connection cap, in
+// process with a small cap.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <poll.h>
@@ -229,6 +230,85 @@ TEST_F(ServerE2E, ExpectContinueGetsTheBodyRead) {
   client.write_raw(kHandoutSolution);
   const HttpResponse response = client.read();
   EXPECT_EQ(response.body(), engine_grade("consonant-anywhere", kHandoutSolution));
+}
+
+// Requests sent back to back before any answer is read are answered in order, each whole.
+TEST_F(ServerE2E, PipelinedRequestsAreAnsweredInOrder) {
+  constexpr int kRequests = 90;
+  const std::string graded = engine_grade("consonant-anywhere", kHandoutSolution);
+  std::string requests;
+  for (int i = 0; i < kRequests; ++i) {
+    const std::string close = i + 1 == kRequests ? "Connection: close\r\n" : "";
+    if (i % 3 == 0) requests += "GET /healthz HTTP/1.1\r\nHost: x\r\n" + close + "\r\n";
+    if (i % 3 == 1) {
+      requests += "POST " + kGradePath +
+                  " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                  "Content-Length: " +
+                  std::to_string(kHandoutSolution.size()) + "\r\n" + close + "\r\n" +
+                  kHandoutSolution;
+    }
+    if (i % 3 == 2) requests += "GET /v1/problems/no-such HTTP/1.1\r\nHost: x\r\n" + close + "\r\n";
+  }
+  Client client(port_);
+  client.write_raw(requests);  // a few KiB: the server's receive buffer takes them all
+  for (int i = 0; i < kRequests; ++i) {
+    const HttpResponse response = client.read();
+    if (i % 3 == 0) {
+      EXPECT_EQ(response.body(), R"({"status":"ok"})") << "answer " << i;
+    } else if (i % 3 == 1) {
+      EXPECT_EQ(response.body(), graded) << "answer " << i;
+    } else {
+      EXPECT_EQ(response.result(), http::status::not_found) << "answer " << i;
+    }
+    ASSERT_EQ(response.keep_alive(), i + 1 < kRequests) << "answer " << i;
+  }
+  EXPECT_TRUE(client.closed_by_server());
+}
+
+// An answer larger than the socket can hold is written in parts as the client reads: a client
+// that reads slowly (a small receive buffer, and nothing read for a while) still gets it whole.
+TEST(ServerProcessE2E, AnswerLargerThanTheSocketBuffersReachesASlowReaderWhole) {
+  const std::string folder = HEADGRADER_SOURCE_DIR "/tests/data/server/long-strings";
+  const std::string id = "consonant-anywhere-long";
+  const std::string body = R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[0, 1], [1, 0]],)"
+                           R"( "max_failures": 100})";
+  auto loaded = ProblemSet::load(folder);
+  ASSERT_TRUE(std::holds_alternative<ProblemSet>(loaded));
+  const Problem& problem = *std::get<ProblemSet>(loaded).find(id);
+  const Result<Submission> submission = parse_submission(problem, body);
+  ASSERT_TRUE(submission) << submission.error().message;
+  const std::string expected =
+      report_json(problem, grade(problem, submission->weights, submission->max_failures));
+  // More than the most a loopback socket's send buffer holds by default (tcp_wmem, 4 MiB),
+  // so the server cannot write it at once whatever the kernel's tuning does.
+  ASSERT_GT(expected.size(), 5'000'000u);
+
+  ServerProcess server(
+      {"--port", "0", "--address", "127.0.0.1", "--threads", "2", "--problems", folder});
+  const std::uint16_t port = server.wait_listening();
+  ASSERT_NE(port, 0);
+  net::io_context ioc;
+  tcp::socket socket(ioc);
+  socket.open(tcp::v4());
+  socket.set_option(net::socket_base::receive_buffer_size(4096));
+  socket.connect(tcp::endpoint(net::ip::address_v4::loopback(), port));
+  const timeval timeout{10, 0};
+  setsockopt(socket.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+  net::write(socket, net::buffer("POST /v1/problems/" + id +
+                                 "/grade HTTP/1.1\r\nHost: x\r\nContent-Type: application/json"
+                                 "\r\nContent-Length: " +
+                                 std::to_string(body.size()) + "\r\n\r\n" + body));
+  std::this_thread::sleep_for(300ms);  // the server fills the socket and must wait
+  beast::flat_buffer buffer;
+  http::response_parser<http::string_body> parser;
+  parser.body_limit(64 * 1024 * 1024);
+  beast::error_code ec;
+  http::read(socket, buffer, parser, ec);
+  ASSERT_FALSE(ec) << ec.message();
+  EXPECT_EQ(parser.get().result(), http::status::ok);
+  EXPECT_TRUE(parser.get().body() == expected)
+      << "an answer of " << parser.get().body().size() << " bytes, not the " << expected.size()
+      << " bytes of the grade";
 }
 
 TEST_F(ServerE2E, ThirtyTwoClientsEachGradeAHundredTimes) {
