@@ -1,8 +1,10 @@
 #include "access_log.h"
 
+#include <poll.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cmath>
-#include <cstdio>
-#include <mutex>
 
 #include "headgrader/json_writer.h"
 
@@ -77,12 +79,71 @@ std::string format_access_log(const AccessLogEntry& entry) {
   return out.end_object().take();
 }
 
-void write_access_log(const AccessLogEntry& entry) {
-  static std::mutex mutex;
+namespace {
+
+// All of `text`, or what the descriptor takes before it fails: a log that cannot be written
+// (its reader gone) is lost, and the service goes on.
+void write_all(int fd, std::string_view text) {
+  while (!text.empty()) {
+    const ssize_t n = ::write(fd, text.data(), text.size());
+    if (n > 0) {
+      text.remove_prefix(static_cast<std::size_t>(n));
+    } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      pollfd ready{fd, POLLOUT, 0};  // a non-blocking descriptor: wait as a blocking one would
+      (void)::poll(&ready, 1, -1);
+    } else if (n == 0 || errno != EINTR) {
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+AccessLog::AccessLog(int fd, std::chrono::milliseconds flush_interval)
+    : fd_(fd), flush_interval_(flush_interval), flusher_([this] { run_flusher(); }) {}
+
+AccessLog::~AccessLog() {
+  {
+    const std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_flusher_.notify_one();
+  flusher_.join();
+}
+
+void AccessLog::write(const AccessLogEntry& entry) {
   std::string line = format_access_log(entry);
   line += '\n';
-  const std::lock_guard lock(mutex);
-  std::fwrite(line.data(), 1, line.size(), stderr);
+  std::unique_lock lock(mutex_);
+  room_.wait(lock, [&] { return pending_.size() < limits::kAccessLogMaxPendingBytes; });
+  const bool was_empty = pending_.empty();
+  pending_ += line;
+  // The flusher sleeps until there is a line, then gathers lines for one interval, unless
+  // that many bytes wait first.
+  if (was_empty || pending_.size() >= limits::kAccessLogMaxPendingBytes) {
+    wake_flusher_.notify_one();
+  }
+}
+
+void AccessLog::run_flusher() {
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    wake_flusher_.wait(lock, [&] { return stopping_ || !pending_.empty(); });
+    wake_flusher_.wait_for(lock, flush_interval_, [&] {
+      return stopping_ || pending_.size() >= limits::kAccessLogMaxPendingBytes;
+    });
+    if (!pending_.empty()) flush(lock);
+    if (stopping_ && pending_.empty()) return;
+  }
+}
+
+void AccessLog::flush(std::unique_lock<std::mutex>& lock) {
+  writing_.swap(pending_);  // both keep their capacity: no allocation once warmed up
+  room_.notify_all();
+  lock.unlock();
+  write_all(fd_, writing_);
+  writing_.clear();
+  lock.lock();
 }
 
 }  // namespace headgrader::server

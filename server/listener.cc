@@ -15,10 +15,10 @@ constexpr const char* kListenFailed = "listen_failed";
 
 Result<std::shared_ptr<Listener>> Listener::open(net::io_context& ioc,
                                                  const tcp::endpoint& endpoint,
-                                                 const Router& router,
+                                                 const Router& router, AccessLog& access_log,
                                                  std::size_t max_connections,
                                                  SessionTimeouts timeouts) {
-  auto listener = std::make_shared<Listener>(ioc, router, max_connections, timeouts);
+  auto listener = std::make_shared<Listener>(ioc, router, access_log, max_connections, timeouts);
   tcp::acceptor& acceptor = listener->acceptor_;
   beast::error_code ec;
   const auto fail = [&](const char* step) {
@@ -37,12 +37,13 @@ Result<std::shared_ptr<Listener>> Listener::open(net::io_context& ioc,
   return listener;
 }
 
-Listener::Listener(net::io_context& ioc, const Router& router, std::size_t max_connections,
-                   SessionTimeouts timeouts)
+Listener::Listener(net::io_context& ioc, const Router& router, AccessLog& access_log,
+                   std::size_t max_connections, SessionTimeouts timeouts)
     : ioc_(ioc),
       acceptor_(net::make_strand(ioc)),
       retry_timer_(acceptor_.get_executor()),
       router_(router),
+      access_log_(access_log),
       connections_(std::make_shared<Connections>(max_connections)),
       timeouts_(timeouts) {}
 
@@ -83,7 +84,8 @@ void Listener::on_accept(beast::error_code ec, tcp::socket socket) {
     });
     return;
   }
-  auto session = std::make_shared<Session>(std::move(socket), router_, connections_, timeouts_);
+  auto session =
+      std::make_shared<Session>(std::move(socket), router_, access_log_, connections_, timeouts_);
   if (connections_->add(session)) {
     session->run();
   } else {

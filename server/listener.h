@@ -19,13 +19,14 @@ namespace headgrader::server {
 class Listener : public std::enable_shared_from_this<Listener> {
  public:
   // Binds and listens on `endpoint` (port 0: a free one). The error names the endpoint and
-  // the system's reason. `router` must outlive the listener and its sessions.
+  // the system's reason. `router` and `access_log` must outlive the listener and its sessions.
   static Result<std::shared_ptr<Listener>> open(
       net::io_context& ioc, const tcp::endpoint& endpoint, const Router& router,
-      std::size_t max_connections = limits::kMaxConnections, SessionTimeouts timeouts = {});
+      AccessLog& access_log, std::size_t max_connections = limits::kMaxConnections,
+      SessionTimeouts timeouts = {});
 
-  Listener(net::io_context& ioc, const Router& router, std::size_t max_connections,
-           SessionTimeouts timeouts = {});
+  Listener(net::io_context& ioc, const Router& router, AccessLog& access_log,
+           std::size_t max_connections, SessionTimeouts timeouts = {});
 
   // Where it listens, with the real port.
   tcp::endpoint local_endpoint() const;
@@ -45,6 +46,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
   tcp::acceptor acceptor_;
   net::steady_timer retry_timer_;  // after an accept error such as "too many open files"
   const Router& router_;
+  AccessLog& access_log_;
   std::shared_ptr<Connections> connections_;
   const SessionTimeouts timeouts_;
   bool stopping_ = false;

@@ -1,5 +1,7 @@
 #include "server.h"
 
+#include <unistd.h>
+
 #include <boost/asio/signal_set.hpp>
 #include <chrono>
 #include <csignal>
@@ -9,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "access_log.h"
 #include "headgrader/limits.h"
 #include "listener.h"
 
@@ -52,6 +55,12 @@ int serve(const ProblemSet& problems, const std::string& address, std::uint16_t 
     return 1;
   }
   const Router router(problems);
+  // Declared before the loop and the listener so that it outlives every session; on return
+  // it writes the lines still waiting.
+  AccessLog access_log(STDERR_FILENO);
+  // A log whose reader has gone (stderr a closed pipe) must not end the process: its
+  // writes fail with EPIPE instead. Sockets are written with MSG_NOSIGNAL already.
+  std::signal(SIGPIPE, SIG_IGN);
   net::io_context ioc(static_cast<int>(threads));
   // A test that shortens the read timeout wants idle connections gone as soon.
   const bool shortened = tuning.read_timeout < limits::kReadTimeout;
@@ -59,7 +68,7 @@ int serve(const ProblemSet& problems, const std::string& address, std::uint16_t 
       tuning.read_timeout, shortened ? std::chrono::milliseconds(tuning.read_timeout)
                                      : std::chrono::milliseconds(limits::kIdleTimeout)};
   Result<std::shared_ptr<Listener>> opened =
-      Listener::open(ioc, {ip, port}, router, tuning.max_connections, timeouts);
+      Listener::open(ioc, {ip, port}, router, access_log, tuning.max_connections, timeouts);
   if (!opened) {
     err << opened.error().message << '\n';
     return 1;

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <utility>
 
-#include "access_log.h"
 #include "headgrader/limits.h"
 
 namespace headgrader::server {
@@ -72,11 +71,12 @@ void Connections::shutdown_all() {
 
 // --- Session ----------------------------------------------------------------------------------
 
-Session::Session(tcp::socket&& socket, const Router& router,
+Session::Session(tcp::socket&& socket, const Router& router, AccessLog& access_log,
                  std::shared_ptr<Connections> connections, SessionTimeouts timeouts)
     : socket_(std::move(socket)),
       watchdog_(socket_.get_executor()),
       router_(router),
+      access_log_(access_log),
       connections_(std::move(connections)),
       timeouts_(timeouts),
       shortest_timeout_(std::min(
@@ -320,10 +320,10 @@ void Session::on_watchdog(beast::error_code ec) {
 
 void Session::log_answer() const {
   const auto latency = std::chrono::steady_clock::now() - pending_.started;
-  write_access_log({pending_.started_wall, pending_.method, pending_.path,
-                    static_cast<unsigned>(response_.result_int()),
-                    std::chrono::duration<double, std::milli>(latency).count(), pending_.problem,
-                    pending_.passed});
+  access_log_.write({pending_.started_wall, pending_.method, pending_.path,
+                     static_cast<unsigned>(response_.result_int()),
+                     std::chrono::duration<double, std::milli>(latency).count(), pending_.problem,
+                     pending_.passed});
 }
 
 }  // namespace headgrader::server

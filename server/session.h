@@ -25,6 +25,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "access_log.h"
 #include "headgrader/limits.h"
 #include "router.h"
 
@@ -64,9 +65,9 @@ class Connections {
 
 class Session : public std::enable_shared_from_this<Session> {
  public:
-  // `socket` should run on its own strand; `router` must outlive the session.
-  Session(tcp::socket&& socket, const Router& router, std::shared_ptr<Connections> connections,
-          SessionTimeouts timeouts = {});
+  // `socket` should run on its own strand; `router` and `access_log` must outlive the session.
+  Session(tcp::socket&& socket, const Router& router, AccessLog& access_log,
+          std::shared_ptr<Connections> connections, SessionTimeouts timeouts = {});
   ~Session();
 
   // Serves requests until the client leaves, a deadline passes or shutdown() is called.
@@ -117,6 +118,7 @@ class Session : public std::enable_shared_from_this<Session> {
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;  // one per request
   const Router& router_;
+  AccessLog& access_log_;
   std::shared_ptr<Connections> connections_;
   const SessionTimeouts timeouts_;
   // No step's deadline is nearer than this (but lingering): the timer, re-armed, fires no

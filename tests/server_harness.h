@@ -43,16 +43,25 @@ struct ExitStatus {
   int code = -1;
 };
 
+// Where the server's stderr (its access log) goes.
+enum class StderrTo {
+  kFile,        // read back with stderr_text()
+  kClosedPipe,  // a pipe whose reader has gone: every write fails
+};
+
 // Runs the binary with `args`; stdout is a pipe (for the listening line), stderr a file.
 class ServerProcess {
  public:
-  explicit ServerProcess(std::vector<std::string> args) {
+  explicit ServerProcess(std::vector<std::string> args, StderrTo stderr_to = StderrTo::kFile) {
     static int counter = 0;
     stderr_path_ =
         std::filesystem::temp_directory_path() /
         ("headgrader-e2e-" + std::to_string(getpid()) + "-" + std::to_string(counter++) + ".log");
-    int out[2];
+    int out[2], err_pipe[2] = {-1, -1};
     if (pipe(out) != 0) throw std::runtime_error("pipe");
+    if (stderr_to == StderrTo::kClosedPipe && pipe(err_pipe) != 0) {
+      throw std::runtime_error("pipe");
+    }
     args.insert(args.begin(), HEADGRADER_SERVER_BIN);
     std::vector<char*> argv;
     for (std::string& arg : args) argv.push_back(arg.data());
@@ -60,8 +69,11 @@ class ServerProcess {
     pid_ = fork();
     if (pid_ == 0) {
       dup2(out[1], STDOUT_FILENO);
-      const int err = open(stderr_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      const int err = stderr_to == StderrTo::kClosedPipe
+                          ? err_pipe[1]
+                          : open(stderr_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
       dup2(err, STDERR_FILENO);
+      if (err_pipe[0] >= 0) close(err_pipe[0]);
       close(out[0]);
       close(out[1]);
       execv(argv[0], argv.data());
@@ -69,6 +81,10 @@ class ServerProcess {
     }
     close(out[1]);
     stdout_ = out[0];
+    if (err_pipe[0] >= 0) {  // nobody reads the server's stderr from here on
+      close(err_pipe[0]);
+      close(err_pipe[1]);
+    }
   }
   ServerProcess(const ServerProcess&) = delete;
   ServerProcess& operator=(const ServerProcess&) = delete;
@@ -121,6 +137,19 @@ class ServerProcess {
       std::this_thread::sleep_for(10ms);
     }
     return {};
+  }
+
+  // stderr_text() once `done(text)` holds for it, or after `timeout` (the access log is
+  // written in batches, shortly after each answer).
+  template <class Done>
+  std::string stderr_text_when(Done done, std::chrono::milliseconds timeout = 10s) const {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    std::string text = stderr_text();
+    while (!done(text) && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(5ms);
+      text = stderr_text();
+    }
+    return text;
   }
 
   std::string stderr_text() const {

@@ -49,5 +49,10 @@ inline constexpr std::chrono::seconds kShutdownGrace{5};  // in-flight requests 
 inline constexpr std::chrono::seconds kLingerTimeout{2};
 inline constexpr std::size_t kMaxLingerBytes = 4 * 1024 * 1024;
 inline constexpr std::size_t kMaxConnections = 2048;
+// The access log is written in batches (server/access_log.h): a line reaches stderr at most
+// this long after its request was answered, and lines waiting to be written take at most this
+// much memory (beyond it, requests wait for the log, as with unbuffered writes).
+inline constexpr std::chrono::milliseconds kAccessLogFlushInterval{10};
+inline constexpr std::size_t kAccessLogMaxPendingBytes = 4 * 1024 * 1024;
 
 }  // namespace headgrader::limits

@@ -1,0 +1,148 @@
+// The access log's writer: lines written in batches by its own thread, each whole, in the
+// order they were given, soon after they were given, and all of them by the time it is gone.
+#include "access_log.h"
+
+#include <gtest/gtest.h>
+#include <poll.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace headgrader::server {
+namespace {
+
+using namespace std::chrono_literals;
+using Json = nlohmann::json;
+
+// A pipe whose read end is drained by a thread of its own, so that the writer never waits.
+class DrainedPipe {
+ public:
+  DrainedPipe() {
+    if (pipe(fds_) != 0) throw std::runtime_error("pipe");
+    reader_ = std::thread([this] {
+      char chunk[4096];
+      for (ssize_t n; (n = read(fds_[0], chunk, sizeof chunk)) != 0;) {
+        if (n < 0) continue;  // EINTR
+        const std::lock_guard lock(mutex_);
+        text_.append(chunk, static_cast<std::size_t>(n));
+      }
+    });
+  }
+  ~DrainedPipe() {
+    close_write_end();
+    finished();
+    close(fds_[0]);
+  }
+
+  int write_end() const { return fds_[1]; }
+  void close_write_end() {
+    if (fds_[1] >= 0) close(fds_[1]);
+    fds_[1] = -1;
+  }
+  // Everything read so far; after close_write_end() and finished(), everything written.
+  std::string text() {
+    const std::lock_guard lock(mutex_);
+    return text_;
+  }
+  void finished() {
+    if (reader_.joinable()) reader_.join();
+  }
+
+ private:
+  int fds_[2] = {-1, -1};
+  std::thread reader_;
+  std::mutex mutex_;
+  std::string text_;
+};
+
+AccessLogEntry entry_for(const std::string& path) {
+  AccessLogEntry entry;
+  entry.time = std::chrono::system_clock::time_point(std::chrono::milliseconds(1714564800123));
+  entry.method = "GET";
+  entry.path = path;
+  entry.status = 200;
+  return entry;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+TEST(AccessLogBatches, ALineArrivesSoonWithoutMoreRequestsOrTheLogClosing) {
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  {
+    AccessLog log(fds[1], 10ms);
+    log.write(entry_for("/healthz"));
+    pollfd readable{fds[0], POLLIN, 0};
+    ASSERT_EQ(poll(&readable, 1, 5000), 1) << "nothing written while the log is open";
+    std::string text(4096, '\0');
+    text.resize(static_cast<std::size_t>(read(fds[0], text.data(), text.size())));
+    EXPECT_EQ(text, format_access_log(entry_for("/healthz")) + "\n");
+  }
+  close(fds[0]);
+  close(fds[1]);
+}
+
+TEST(AccessLogBatches, ClosingWritesTheLinesStillWaitingAtOnce) {
+  DrainedPipe pipe;
+  const auto started = std::chrono::steady_clock::now();
+  {
+    AccessLog log(pipe.write_end(), std::chrono::hours(1));  // no batch is due before the end
+    for (int i = 0; i < 3; ++i) log.write(entry_for("/" + std::to_string(i)));
+  }
+  // Closing does not wait for the batch to be due.
+  EXPECT_LT(std::chrono::steady_clock::now() - started, 10s);
+  pipe.close_write_end();
+  pipe.finished();
+  EXPECT_EQ(pipe.text(), format_access_log(entry_for("/0")) + "\n" +
+                             format_access_log(entry_for("/1")) + "\n" +
+                             format_access_log(entry_for("/2")) + "\n");
+}
+
+TEST(AccessLogBatches, ManyThreadsLinesArriveWholeEachThreadsInItsOrder) {
+  constexpr int kThreads = 8;
+  constexpr int kLines = 3000;  // ~400 KB in all: many batches, and more than a pipe holds
+  DrainedPipe pipe;
+  {
+    AccessLog log(pipe.write_end(), 1ms);
+    std::vector<std::thread> writers;
+    for (int t = 0; t < kThreads; ++t) {
+      writers.emplace_back([&log, t] {
+        for (int i = 0; i < kLines; ++i) {
+          log.write(entry_for("/" + std::to_string(t) + "/" + std::to_string(i)));
+        }
+      });
+    }
+    for (std::thread& writer : writers) writer.join();
+  }
+  pipe.close_write_end();
+  pipe.finished();
+  const std::vector<std::string> lines = lines_of(pipe.text());
+  ASSERT_EQ(lines.size(), std::size_t{kThreads} * kLines);
+  std::vector<int> next(kThreads, 0);
+  for (const std::string& line : lines) {
+    const Json entry = Json::parse(line, nullptr, /*allow_exceptions=*/false);
+    ASSERT_TRUE(entry.is_object()) << line;
+    const std::string path = entry["path"];
+    const std::size_t slash = path.find('/', 1);
+    const int t = std::stoi(path.substr(1, slash - 1));
+    const int i = std::stoi(path.substr(slash + 1));
+    ASSERT_EQ(i, next[static_cast<std::size_t>(t)]) << "thread " << t << "'s lines out of order";
+    ++next[static_cast<std::size_t>(t)];
+  }
+}
+
+}  // namespace
+}  // namespace headgrader::server
