@@ -9,7 +9,7 @@
 #
 #   bench/http_bench.sh [path/to/headgrader-server]     (default: build/server/headgrader-server)
 #   env: CONNECTIONS (64), DURATION (10s), WRK_THREADS (2), SERVER_THREADS (nproc), ROUNDS (1),
-#        WRK_NICE (0)
+#        WRK_NICE (0), SERVER_LOG (null; pipe: the access log to a pipe another process reads)
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -43,8 +43,8 @@ run() {  # name, path, [BENCH_POST]
 }
 
 echo "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p' | head -1)"
-echo "server: $server_threads threads; wrk: $wrk_threads threads, $connections connections," \
-  "$duration, nice $wrk_nice"
+echo "server: $server_threads threads, access log to ${SERVER_LOG:-null};" \
+  "wrk: $wrk_threads threads, $connections connections, $duration, nice $wrk_nice"
 field() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p" <<<"$2"; }
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 declare -a grades healths ratios

@@ -1,15 +1,21 @@
 # Sourced by the bench scripts: start_server SERVER THREADS starts headgrader-server on the
 # bundled problems on a free loopback port (access log to /dev/null: the scripts measure the
-# service, not a terminal), waits for its "listening on" line and sets $pid and $url. The
-# server is stopped with SIGTERM when the calling script exits.
+# service, not a terminal; SERVER_LOG=pipe sends it to a pipe read by another process, as
+# under Docker), waits for its "listening on" line and sets $pid and $url. The server is
+# stopped with SIGTERM when the calling script exits.
 start_server() {
   local server=$1 threads=$2 root
   root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
   command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 1; }
   [ -x "$server" ] || { echo "no server binary at $server; build it first" >&2; exit 1; }
   server_out="$(mktemp)"
-  "$server" --address 127.0.0.1 --port 0 --threads "$threads" \
-    --problems "$root/problems" >"$server_out" 2>/dev/null &
+  if [ "${SERVER_LOG:-null}" = pipe ]; then
+    "$server" --address 127.0.0.1 --port 0 --threads "$threads" \
+      --problems "$root/problems" >"$server_out" 2> >(cat >/dev/null) &
+  else
+    "$server" --address 127.0.0.1 --port 0 --threads "$threads" \
+      --problems "$root/problems" >"$server_out" 2>/dev/null &
+  fi
   pid=$!
   trap 'kill -TERM $pid 2>/dev/null; wait $pid 2>/dev/null; rm -f "$server_out"' EXIT
   for _ in $(seq 100); do grep -q '^listening on' "$server_out" && break; sleep 0.05; done
