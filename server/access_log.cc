@@ -58,6 +58,22 @@ void string_or_null(JsonWriter& out, std::string_view key, std::string_view text
   }
 }
 
+// All of `text`, or what the descriptor takes before it fails: a log that cannot be written
+// (its reader gone) is lost, and the service goes on.
+void write_all(int fd, std::string_view text) {
+  while (!text.empty()) {
+    const ssize_t n = ::write(fd, text.data(), text.size());
+    if (n > 0) {
+      text.remove_prefix(static_cast<std::size_t>(n));
+    } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      pollfd ready{fd, POLLOUT, 0};  // a non-blocking descriptor: wait as a blocking one would
+      (void)::poll(&ready, 1, -1);
+    } else if (n == 0 || errno != EINTR) {
+      return;
+    }
+  }
+}
+
 }  // namespace
 
 std::string format_access_log(const AccessLogEntry& entry) {
@@ -78,26 +94,6 @@ std::string format_access_log(const AccessLogEntry& entry) {
   }
   return out.end_object().take();
 }
-
-namespace {
-
-// All of `text`, or what the descriptor takes before it fails: a log that cannot be written
-// (its reader gone) is lost, and the service goes on.
-void write_all(int fd, std::string_view text) {
-  while (!text.empty()) {
-    const ssize_t n = ::write(fd, text.data(), text.size());
-    if (n > 0) {
-      text.remove_prefix(static_cast<std::size_t>(n));
-    } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-      pollfd ready{fd, POLLOUT, 0};  // a non-blocking descriptor: wait as a blocking one would
-      (void)::poll(&ready, 1, -1);
-    } else if (n == 0 || errno != EINTR) {
-      return;
-    }
-  }
-}
-
-}  // namespace
 
 AccessLog::AccessLog(int fd, std::chrono::milliseconds flush_interval)
     : fd_(fd), flush_interval_(flush_interval), flusher_([this] { run_flusher(); }) {}

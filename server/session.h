@@ -2,7 +2,8 @@
 // answer written back, on the connection's own strand. A request is read in steps (wait for
 // its first byte, then its header and body, parsed from what is buffered and read from the
 // socket only when missing), each under a deadline from limits.h; a request the parser
-// refuses (too large, malformed) is answered with JSON before closing.
+// refuses (too large, malformed) is answered with JSON before closing. The answer is written
+// at once when the socket takes it, asynchronously only for what it does not.
 // The deadlines are kept by one timer per connection that is not moved with each step:
 // moving a deadline later only records it, and the timer, when it fires early, sleeps again
 // until the recorded one. A timer cancelled and re-armed for each read and write (as
