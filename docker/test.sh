@@ -194,6 +194,18 @@ cmp "$TMP/native.json" "$TMP/docker.json" ||
   fail "the container's answer differs from the native server's"
 log "grade answer identical to the native server's ($(wc -c <"$TMP/docker.json") bytes;" \
   "$(jq -c '{passed, score}' "$TMP/docker.json"))"
+# The grading's access-log line reaches `docker logs` while the server runs (the log is
+# written in batches, within 10 ms), as one JSON line.
+logged=
+for _ in $(seq 50); do
+  logged=$(docker logs "$CONTAINER" 2>&1 | grep -F "\"path\":\"/v1/problems/$PROBLEM/grade\"" |
+    head -1) && [ -n "$logged" ] && break
+  sleep 0.1
+done
+[ -n "$logged" ] || { docker logs "$CONTAINER" >&2; fail "no access-log line for the grading"; }
+jq -e --arg p "$PROBLEM" '.method == "POST" and .status == 200 and .problem == $p and
+  .passed == true' <<<"$logged" >/dev/null || fail "unexpected access-log line: $logged"
+log "access log in docker logs: $logged"
 stop_and_check "$CONTAINER"
 
 # --- container 2: compose, problems from a host folder plus an extra problem ------------------
