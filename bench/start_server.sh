@@ -9,14 +9,12 @@ start_server() {
   command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 1; }
   [ -x "$server" ] || { echo "no server binary at $server; build it first" >&2; exit 1; }
   server_out="$(mktemp)"
-  if [ "${SERVER_LOG:-null}" = pipe ]; then
-    "$server" --address 127.0.0.1 --port 0 --threads "$threads" \
-      --problems "$root/problems" >"$server_out" 2> >(cat >/dev/null) &
-  else
-    "$server" --address 127.0.0.1 --port 0 --threads "$threads" \
-      --problems "$root/problems" >"$server_out" 2>/dev/null &
-  fi
+  # fd 3: where the server's stderr goes; closed here once the server holds it.
+  if [ "${SERVER_LOG:-null}" = pipe ]; then exec 3> >(cat >/dev/null); else exec 3>/dev/null; fi
+  "$server" --address 127.0.0.1 --port 0 --threads "$threads" \
+    --problems "$root/problems" >"$server_out" 2>&3 3>&- &
   pid=$!
+  exec 3>&-
   trap 'kill -TERM $pid 2>/dev/null; wait $pid 2>/dev/null; rm -f "$server_out"' EXIT
   for _ in $(seq 100); do grep -q '^listening on' "$server_out" && break; sleep 0.05; done
   url="$(sed -n 's/^listening on //p' "$server_out")"
