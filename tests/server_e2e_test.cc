@@ -344,10 +344,13 @@ TEST_F(ServerE2E, ThirtyTwoClientsEachGradeAHundredTimes) {
 }
 
 TEST_F(ServerE2E, LogsOneJsonLinePerRequestWithoutBodies) {
+  // The server is shared with the suite's other tests, whose lines may still be on their way:
+  // this request's line is told apart by its query, which routing ignores and the log keeps.
+  const std::string target = std::string(kGradePath) + "?log-test";
   const auto started = std::chrono::steady_clock::now();
-  Client(port_).send(http::verb::post, kGradePath, kWrongKey);
+  Client(port_).send(http::verb::post, target, kWrongKey);
   const std::string log = server_->stderr_text_when(
-      [](const std::string& text) { return text.find(kGradePath) != std::string::npos; });
+      [&](const std::string& text) { return text.find(target) != std::string::npos; });
   // Written in batches, but soon: within the flush interval, give or take the scheduler.
   EXPECT_LT(std::chrono::steady_clock::now() - started, 2s);
   EXPECT_EQ(log.find("W_q"), std::string::npos);
@@ -356,7 +359,7 @@ TEST_F(ServerE2E, LogsOneJsonLinePerRequestWithoutBodies) {
   std::string line, last_grade;
   while (std::getline(lines, line)) {
     const Json entry = Json::parse(line);  // every line is JSON
-    if (entry["path"] == kGradePath) last_grade = line;
+    if (entry["path"] == target) last_grade = line;
   }
   ASSERT_FALSE(last_grade.empty());
   const Json entry = Json::parse(last_grade);
