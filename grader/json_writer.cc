@@ -1,5 +1,6 @@
 #include "headgrader/json_writer.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -59,8 +60,10 @@ JsonWriter& JsonWriter::close(char bracket) {
 }
 
 JsonWriter& JsonWriter::key(std::string_view name) {
-  value(name);
-  out_ += ':';
+  separate();
+  out_ += '"';
+  out_ += name;
+  out_ += "\":";
   comma_due_ = false;
   return *this;
 }
@@ -144,11 +147,32 @@ JsonWriter& JsonWriter::value(std::uint64_t n) {
   return *this;
 }
 
+namespace {
+
+// The most characters a number takes: "-1.2345678901234567e-308" is 24; nlohmann's to_chars
+// also asks for room past the digits it writes.
+constexpr std::size_t kMaxNumberChars = 32;
+
+char* write_double(char* at, double x) {
+  return nlohmann::detail::to_chars(at, at + kMaxNumberChars, x);
+}
+
+// As JsonWriter::number, into `at`, which has kMaxNumberChars of room.
+char* write_number(char* at, double x) {
+  if (!std::isfinite(x)) return std::copy_n("null", 4, at);
+  if (prints_as_integer(x)) {
+    return std::to_chars(at, at + kMaxNumberChars, static_cast<std::int64_t>(x)).ptr;
+  }
+  return write_double(at, x);
+}
+
+}  // namespace
+
 JsonWriter& JsonWriter::value(double x) {
   if (!std::isfinite(x)) return null();
   separate();
-  std::array<char, 64> buffer;
-  out_.append(buffer.data(), nlohmann::detail::to_chars(buffer.data(), buffer.data() + 64, x));
+  std::array<char, kMaxNumberChars> buffer;
+  out_.append(buffer.data(), write_double(buffer.data(), x));
   return *this;
 }
 
@@ -157,14 +181,27 @@ JsonWriter& JsonWriter::number(double x) {
   return value(x);
 }
 
+// Written through a pointer into room made once: matrices are most of a failing answer's
+// bytes, and appending them character by character cost more than printing their numbers.
 JsonWriter& JsonWriter::matrix(const Matrix& m) {
-  begin_array();
-  for (Eigen::Index i = 0; i < m.rows(); ++i) {
-    begin_array();
-    for (Eigen::Index j = 0; j < m.cols(); ++j) number(m(i, j));
-    end_array();
+  separate();
+  const auto rows = static_cast<std::size_t>(m.rows()), cols = static_cast<std::size_t>(m.cols());
+  const std::size_t start = out_.size();
+  out_.resize(start + 2 + rows * (3 + cols * (kMaxNumberChars + 1)));  // an upper bound
+  char* at = out_.data() + start;
+  *at++ = '[';
+  for (std::size_t i = 0; i < rows; ++i) {
+    if (i > 0) *at++ = ',';
+    *at++ = '[';
+    for (std::size_t j = 0; j < cols; ++j) {
+      if (j > 0) *at++ = ',';
+      at = write_number(at, m(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)));
+    }
+    *at++ = ']';
   }
-  return end_array();
+  *at++ = ']';
+  out_.resize(static_cast<std::size_t>(at - out_.data()));
+  return *this;
 }
 
 }  // namespace headgrader

@@ -122,6 +122,22 @@ TEST(JsonWriter, UntrustedBytesPrintAsNlohmannDumpsThemWithReplacement) {
   }
 }
 
+TEST(JsonWriter, MatricesPrintAsNlohmannDumpsThem) {
+  // Every kind of entry a trace holds, the longest numbers included: the writer makes room for
+  // a matrix once, so a number longer than that room would overrun it.
+  const double kMasked = -std::numeric_limits<double>::infinity();
+  const Matrix m = rows(
+      {{1, -0.0, 0.013296708957732007, kMasked},
+       {-1.2345678901234567e-308, -std::numeric_limits<double>::max(), 5e-324, -9007199254740991.0},
+       {1e21, -2.5e-10, 9007199254740992.0, std::nan("")}});
+  for (const Matrix& each : {m, Matrix(m.row(0)), Matrix(m.col(1)), Matrix(0, 0)}) {
+    JsonWriter out;
+    out.begin_array().value(true).matrix(each).matrix(each).end_array();
+    const std::string entries = matrix_to_json(each).dump();
+    EXPECT_EQ(out.take(), "[true," + entries + "," + entries + "]");
+  }
+}
+
 TEST(JsonWriter, NestedContainersGetCommasOnlyBetweenElements) {
   JsonWriter out;
   out.begin_object().key("a").begin_array().end_array().key("b").begin_object().end_object();

@@ -34,7 +34,9 @@ class JsonWriter {
   JsonWriter& end_object() { return close('}'); }
   JsonWriter& begin_array() { return open('['); }
   JsonWriter& end_array() { return close(']'); }
-  JsonWriter& key(std::string_view name);  // then exactly one value
+  // Then exactly one value. `name` is written as it is, unescaped: a key is one of the
+  // contract's names (plain ASCII, no quote, backslash or control character).
+  JsonWriter& key(std::string_view name);
 
   JsonWriter& value(std::string_view text);
   JsonWriter& value(const char* text) { return value(std::string_view(text)); }
