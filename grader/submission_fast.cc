@@ -66,6 +66,7 @@ class WellFormedSubmission : public nlohmann::json_sax<Json> {
   bool start_array(std::size_t) override {
     if (depth_ == 1 && value_ == Value::kMatrix) {  // the matrix
       depth_ = 2;
+      matrices_[matrix_].entries.reserve(16);  // the handout's matrices grow it no further
       return true;
     }
     if (depth_ == 2) {  // a row
