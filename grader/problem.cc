@@ -275,15 +275,15 @@ std::variant<ProblemSet, std::vector<Defect>> ProblemSet::load(const std::filesy
   if (fs::is_directory(path, ec)) {
     for (fs::directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec)) {
       const auto file = it->path().filename().string();
-      // schema.json is the editors' JSON Schema for problem files, not a problem.
-      if (file.ends_with(".json") && file != "schema.json") files.push_back(it->path());
+      // Every *.json file here is a problem (API.md §2); the editors' JSON Schema lives in a
+      // folder of its own, schema/, which is not listed.
+      if (file.ends_with(".json")) files.push_back(it->path());
     }
     if (ec) {
       return std::vector<Defect>{Defect{path.string(), "", "cannot be listed: " + ec.message()}};
     }
     if (files.empty()) {
-      return std::vector<Defect>{
-          Defect{path.string(), "", "holds no problem files (*.json besides schema.json)"}};
+      return std::vector<Defect>{Defect{path.string(), "", "holds no problem files (*.json)"}};
     }
   } else if (fs::exists(path, ec)) {
     files.push_back(path);

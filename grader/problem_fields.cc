@@ -11,7 +11,7 @@
 namespace headgrader {
 namespace {
 
-// "$schema" is not a problem field: editors read it to find problems/schema.json.
+// "$schema" is not a problem field: editors read it to find problems/schema/problem.schema.json.
 constexpr std::array<const char*, 16> kFields = {
     "id",    "title", "statement", "alphabet", "classes",   "W_E",     "W_P",       "submit",
     "given", "scale", "causal",    "expected", "tolerance", "strings", "reference", "$schema"};
@@ -226,8 +226,10 @@ void read_problem_fields(const Json& json, const std::string& id_from_name, Prob
                          DefectList& defects) {
   check_unknown_keys(json, kFields, "", defects);
   if (const auto schema = json.find("$schema"); schema != json.end() && !schema->is_string()) {
-    defects.add("$schema", "must be a string (where the JSON Schema is, e.g. \"schema.json\"); "
-                           "it is " + describe_json_type(*schema));
+    defects.add("$schema",
+                "must be a string (where the JSON Schema is, e.g. \"schema/problem.schema.json\"); "
+                "it is " +
+                    describe_json_type(*schema));
   }
   if (auto id = read_string(json, "id", defects)) {
     p.id = *id;

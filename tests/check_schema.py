@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Checks problems/schema.json: it is a valid JSON Schema (draft 2020-12), every problem file
-beside it validates against it, and it refuses a few files the loader refuses too (so a
-schema that accepts everything cannot pass).
+"""Checks problems/schema/problem.schema.json: it is a valid JSON Schema (draft 2020-12), every
+problem file in problems/ validates against it, and it refuses a few files the loader refuses
+too (so a schema that accepts everything cannot pass).
 
 Usage: check_schema.py [PROBLEMS_DIR]   (default: the problems/ folder of this checkout)
 Exit 0 when all hold, 1 when one does not, 77 (CTest's skip) when python3-jsonschema is
@@ -30,12 +30,12 @@ def where(error):
 def main():
     folder = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else (
         pathlib.Path(__file__).resolve().parent.parent / "problems")
-    schema = json.loads((folder / "schema.json").read_text(encoding="utf-8"))
+    schema = json.loads((folder / "schema" / "problem.schema.json").read_text(encoding="utf-8"))
     jsonschema.Draft202012Validator.check_schema(schema)
     validator = jsonschema.Draft202012Validator(schema)
     failed = False
 
-    problems = sorted(p for p in folder.glob("*.json") if p.name != "schema.json")
+    problems = sorted(folder.glob("*.json"))
     if not problems:
         print(f"{folder}: no problem files")
         return 1
@@ -81,7 +81,7 @@ def main():
         broken = copy.deepcopy(base)
         breakage(broken)
         if not errors_of(validator, broken):
-            print(f"schema.json accepts a problem with {name}")
+            print(f"problem.schema.json accepts a problem with {name}")
             failed = True
 
     # Examples alone, or random strings alone, are a tested set.
@@ -90,7 +90,7 @@ def main():
         alone = copy.deepcopy(base)
         alone["strings"] = dict(max_length=base["strings"]["max_length"], **strings)
         for error in errors_of(validator, alone):
-            print(f"schema.json refuses a problem with {name}: {where(error)}: {error.message}")
+            print(f"problem.schema.json refuses a problem with {name}: {where(error)}: {error.message}")
             failed = True
 
     # And the same head with W_V given, done right, is accepted.
@@ -98,11 +98,11 @@ def main():
     given["submit"] = ["W_q", "W_k"]
     given["given"] = {"W_V": given["reference"].pop("W_V")}
     for error in errors_of(validator, given):
-        print(f"schema.json refuses a problem with W_V given: {where(error)}: {error.message}")
+        print(f"problem.schema.json refuses a problem with W_V given: {where(error)}: {error.message}")
         failed = True
 
     if not failed:
-        print(f"schema.json: valid; {len(problems)} problems validate; "
+        print(f"problem.schema.json: valid; {len(problems)} problems validate; "
               f"{len(breakages)} broken variants refused")
     return 1 if failed else 0
 

@@ -153,11 +153,11 @@ TEST(ProblemLoading, UnknownFieldSuggestsTheNearestName) {
 
 TEST(ProblemLoading, SchemaKeyForEditorsIsIgnoredWhenAString) {
   auto p = tiny_problem();
-  p["$schema"] = "schema.json";
+  p["$schema"] = "schema/problem.schema.json";
   EXPECT_EQ(defects_of(p), Lines{"loaded"});
   p["$schema"] = 3;
   EXPECT_EQ(defects_of(p), Lines{"tiny.json: $schema: must be a string (where the JSON Schema "
-                                 "is, e.g. \"schema.json\"); it is a number"});
+                                 "is, e.g. \"schema/problem.schema.json\"); it is a number"});
 }
 
 TEST(ProblemLoading, UnknownFieldInsideStrings) {
@@ -599,8 +599,7 @@ TEST(ProblemLoading, EmptyFolder) {
   TempDir dir;
   dir.write("notes.txt", "not a problem");
   EXPECT_EQ(set_defects(dir.path()),
-            Lines{dir.path().string() +
-                  ": holds no problem files (*.json besides schema.json)"});
+            Lines{dir.path().string() + ": holds no problem files (*.json)"});
 }
 
 TEST(ProblemLoading, SingleFileIsASetOfOne) {
@@ -643,14 +642,29 @@ TEST(ProblemLoading, NonJsonFile) {
                                         "while parsing value - invalid literal, at byte 1)"});
 }
 
-TEST(ProblemLoading, SchemaJsonInTheFolderIsNotAProblem) {
+// API.md §2: problems/*.json, one problem a file. No name is set aside: a file named
+// schema.json is a problem like any other (and a broken one stops the set), while the
+// editors' JSON Schema sits in a subfolder, which the loader does not read.
+TEST(ProblemLoading, EveryJsonFileInTheFolderIsAProblemWhateverItsName) {
   TempDir dir;
-  dir.write("schema.json", R"({"$schema": "https://json-schema.org/draft/2020-12/schema"})");
+  dir.write("schema.json", tiny_problem_with_id("schema").dump());
   dir.write("tiny.json", tiny_problem().dump());
+  fs::create_directory(dir.path() / "schema");
+  dir.write("schema/problem.schema.json",
+            R"({"$schema": "https://json-schema.org/draft/2020-12/schema"})");
   auto loaded = ProblemSet::load(dir.path());
   ASSERT_TRUE(std::holds_alternative<ProblemSet>(loaded)) << set_defects(dir.path())[0];
-  ASSERT_EQ(std::get<ProblemSet>(loaded).problems().size(), 1u);
-  EXPECT_NE(std::get<ProblemSet>(loaded).find("tiny"), nullptr);
+  const ProblemSet& set = std::get<ProblemSet>(loaded);
+  EXPECT_EQ(set.problems().size(), 2u);
+  EXPECT_NE(set.find("schema"), nullptr);
+  EXPECT_NE(set.find("tiny"), nullptr);
+
+  dir.write("schema.json", "{garbage");
+  const auto defects = set_defects(dir.path());
+  ASSERT_EQ(defects.size(), 1u);
+  EXPECT_EQ(defects[0].rfind(dir.path().string() + "/schema.json: the file is not valid JSON", 0),
+            0u)
+      << defects[0];
 }
 
 TEST(ProblemLoading, ThousandSmallProblemsLoad) {
