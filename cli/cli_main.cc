@@ -23,14 +23,12 @@ constexpr const char* kUsage =
     "  headgrader grade --problem ID [--problems DIR] [--text] SUBMISSION.json\n"
     "      Grades a submission (a file, or - for standard input) and prints the JSON the\n"
     "      server answers; --text prints it for a person instead. DIR defaults to\n"
-    "      ./problems, else the bundled problems. Exit 0: passed, 1: failed, 2: the\n"
+    "      the bundled problems. Exit 0: passed, 1: failed, 2: the\n"
     "      submission or the command is wrong.\n";
 
-std::string default_problems_dir() {
-  std::error_code ec;
-  if (std::filesystem::is_directory("problems", ec)) return "problems";
-  return HEADGRADER_PROBLEMS_DIR;
-}
+// The bundled problems, as the server's default: not ./problems, so that the CLI grades
+// against what the server serves from any working directory.
+std::string default_problems_dir() { return HEADGRADER_PROBLEMS_DIR; }
 
 int validate(const std::vector<std::string>& paths) {
   if (paths.empty()) {

@@ -99,11 +99,9 @@ Result<ServerOptions> parse_options(std::span<const std::string_view> args) {
   return options;
 }
 
-std::filesystem::path default_problems_dir() {
-  std::error_code ec;
-  if (std::filesystem::is_directory("problems", ec)) return "problems";
-  return HEADGRADER_PROBLEMS_DIR;
-}
+// The bundled problems (API.md §6), not ./problems: the same command serves the same problems
+// from any working directory.
+std::filesystem::path default_problems_dir() { return HEADGRADER_PROBLEMS_DIR; }
 
 unsigned thread_count(unsigned requested) {
   if (requested != 0) return requested;
@@ -121,7 +119,7 @@ Serves the grader over HTTP (JSON in and out):
   GET  /healthz                   200 when serving
 
 options:
-  --problems DIR    problem folder (or one file); default: ./problems if it exists, else
+  --problems DIR    problem folder (or one file); default: the bundled problems,
                     )";
   text += HEADGRADER_PROBLEMS_DIR;
   text += R"(

@@ -439,6 +439,26 @@ TEST(ServerProcessE2E, InvalidProblemFolderPrintsEveryDefectAndExitsNonZero) {
   EXPECT_EQ(server.read_line(100ms), "");  // never listened
 }
 
+// API.md §6: --problems defaults to the bundled problems, not to a problems/ folder that
+// happens to be in the working directory.
+TEST(ServerProcessE2E, WithoutProblemsFlagServesTheBundledProblemsFromAnyWorkingDirectory) {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("headgrader-cwd-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir / "problems");
+  std::filesystem::copy_file(std::string(kProblemsDir) + "/consonant-anywhere.json",
+                             dir / "problems" / "consonant-anywhere.json",
+                             std::filesystem::copy_options::overwrite_existing);
+  ServerProcess server({"--port", "0", "--address", "127.0.0.1"}, StderrTo::kFile, dir);
+  const std::uint16_t port = server.wait_listening();
+  std::filesystem::remove_all(dir);
+  ASSERT_NE(port, 0) << server.stderr_text();
+  const Json list = Json::parse(Client(port).send(http::verb::get, "/v1/problems").body());
+  std::vector<std::string> ids;
+  for (const Json& problem : list["problems"]) ids.push_back(problem["id"]);
+  EXPECT_EQ(ids, (std::vector<std::string>{"consonant-anywhere", "consonant-proportion",
+                                           "first-position"}));
+}
+
 TEST(ServerProcessE2E, HelpDescribesTheFlags) {
   ServerProcess server({"--help"});
   const std::string text = server.read_all();

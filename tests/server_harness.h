@@ -52,7 +52,9 @@ enum class StderrTo {
 // Runs the binary with `args`; stdout is a pipe (for the listening line), stderr a file.
 class ServerProcess {
  public:
-  explicit ServerProcess(std::vector<std::string> args, StderrTo stderr_to = StderrTo::kFile) {
+  // `working_dir`: where the server runs (empty: the tests' own working directory).
+  explicit ServerProcess(std::vector<std::string> args, StderrTo stderr_to = StderrTo::kFile,
+                         const std::filesystem::path& working_dir = {}) {
     static int counter = 0;
     stderr_path_ =
         std::filesystem::temp_directory_path() /
@@ -76,6 +78,7 @@ class ServerProcess {
       if (err_pipe[0] >= 0) close(err_pipe[0]);
       close(out[0]);
       close(out[1]);
+      if (!working_dir.empty() && chdir(working_dir.c_str()) != 0) _exit(127);
       execv(argv[0], argv.data());
       _exit(127);
     }
