@@ -44,14 +44,14 @@ void find_representatives(Problem& p, DefectList& defects) {
       if (reported_columns.insert({earlier, *differs}).second) {
         const int in = p.classes.members[*differs][t] ? t : earlier;
         const int out = in == t ? earlier : t;
-        defects.add("W_E",
-                    "\"" + encode_utf8(p.alphabet_chars[earlier]) + "\" and \"" +
-                        encode_utf8(p.alphabet_chars[t]) +
-                        "\" have the same embedding column, but expected tells them apart "
-                        "(class " + p.classes.names[*differs] + " holds \"" +
-                        encode_utf8(p.alphabet_chars[in]) + "\" and not \"" +
-                        encode_utf8(p.alphabet_chars[out]) +
-                        "\"); no head can give them different outputs");
+        defects.add("W_E", "\"" + encode_utf8(p.alphabet_chars[earlier]) + "\" and \"" +
+                               encode_utf8(p.alphabet_chars[t]) +
+                               "\" have the same embedding column, but expected names class " +
+                               p.classes.names[*differs] + ", which holds \"" +
+                               encode_utf8(p.alphabet_chars[in]) + "\" and not \"" +
+                               encode_utf8(p.alphabet_chars[out]) +
+                               "\": no head can tell them apart, so give them different columns or "
+                               "the same membership in every class expected names");
       }
     }
     if (group_of[t] < 0) {

@@ -488,8 +488,9 @@ TEST(ProblemLoading, TokensSharingAnEmbeddingThatExpectedTellsApart) {
   p["W_E"] = Json::parse("[[1, 1], [0, 0]]");
   EXPECT_EQ(defects_of(p),
             Lines{"tiny.json: W_E: \"a\" and \"b\" have the same embedding column, but expected "
-                  "tells them apart (class consonant holds \"b\" and not \"a\"); no head can give "
-                  "them different outputs"});
+                  "names class consonant, which holds \"b\" and not \"a\": no head can tell them "
+                  "apart, so give them different columns or the same membership in every class "
+                  "expected names"});
 }
 
 TEST(ProblemLoading, TokensSharingAnEmbeddingAreOneGroup) {

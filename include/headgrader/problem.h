@@ -2,8 +2,8 @@
 // A problem is loaded whole or not at all: load_problem returns every defect of a file at
 // once, each naming the file, the field and what is wrong. A loaded Problem is proven
 // sound: its `expected` parses and never divides by zero on a tested string, its reference
-// passes its own tests, no two tokens share an embedding while `expected` tells them apart,
-// and its tested set is within limits::kTestedStringBudget.
+// passes its own tests, no two tokens share an embedding while a class `expected` names holds
+// one of them and not the other, and its tested set is within limits::kTestedStringBudget.
 // Thread-safety: a loaded Problem and ProblemSet are immutable and safe to share.
 #pragma once
 
