@@ -56,8 +56,27 @@ std::optional<std::int64_t> read_integer(const Json& value, const std::string& f
                                          DefectList& defects) {
   const std::string want =
       "must be a whole number from " + std::to_string(low) + " to " + std::to_string(high);
+  if (value.is_number_float()) {
+    // A whole number written with a fraction or an exponent (4.0, 1e3) counts, as it does for
+    // JSON Schema's "integer" (problems/schema/) and for a submission's max_failures, while a
+    // double holds it exactly.
+    const double x = value.get<double>();
+    constexpr double kExact = 9007199254740992.0;  // 2^53
+    if (x == std::floor(x) && std::fabs(x) <= kExact) {
+      const auto n = static_cast<std::int64_t>(x);
+      if (n >= low && n <= high) return n;
+    } else if (x == std::floor(x) && x >= static_cast<double>(low) &&
+               x < static_cast<double>(high) + 1.0) {
+      defects.add(field, want + "; it is " + value.dump() +
+                             ", too large to read exactly unless written as an integer "
+                             "(digits only)");
+      return std::nullopt;
+    }
+    defects.add(field, want + "; it is " + value.dump());
+    return std::nullopt;
+  }
   if (!value.is_number_integer()) {
-    defects.add(field, want + "; it is " + (value.is_number() ? value.dump() : describe_json_type(value)));
+    defects.add(field, want + "; it is " + describe_json_type(value));
     return std::nullopt;
   }
   // JSON's non-negative integers parse as unsigned: check both bounds for them too (a

@@ -402,6 +402,37 @@ TEST(ProblemLoading, MaxLengthFromOneTo64) {
                                  "to 64; it is 65"});
 }
 
+// As JSON Schema's "integer" and a submission's max_failures: 3.0 and 1e1 are whole numbers.
+TEST(ProblemLoading, WholeNumbersWrittenWithAFractionOrExponentCount) {
+  auto p = tiny_problem();
+  p["strings"]["max_length"] = 3.0;
+  p["strings"]["exhaustive_length"] = 2.0;
+  p["strings"]["random"] = 1e1;
+  p["strings"]["seed"] = 7.0;
+  auto loaded = load_problem_text(p.dump(), "tiny.json");
+  ASSERT_TRUE(std::holds_alternative<Problem>(loaded)) << defects_of(p)[0];
+  const StringSpec& strings = std::get<Problem>(loaded).strings;
+  EXPECT_EQ(strings.max_length, 3);
+  EXPECT_EQ(strings.exhaustive_length, 2);
+  EXPECT_EQ(strings.random, 10);
+  EXPECT_EQ(strings.seed, 7u);
+
+  p["strings"]["max_length"] = 2.5;
+  EXPECT_EQ(defects_of(p), Lines{"tiny.json: strings.max_length: must be a whole number from 1 "
+                                 "to 64; it is 2.5"});
+  p["strings"]["max_length"] = 65.0;
+  EXPECT_EQ(defects_of(p), Lines{"tiny.json: strings.max_length: must be a whole number from 1 "
+                                 "to 64; it is 65.0"});
+  p["strings"]["max_length"] = 3;
+  p["strings"]["seed"] = 1e18;  // whole and in range, but past 2^53 a double may not be exact
+  EXPECT_EQ(defects_of(p), Lines{"tiny.json: strings.seed: must be a whole number from 0 to "
+                                 "9223372036854775807; it is 1e+18, too large to read exactly "
+                                 "unless written as an integer (digits only)"});
+  p["strings"]["seed"] = 1e19;
+  EXPECT_EQ(defects_of(p), Lines{"tiny.json: strings.seed: must be a whole number from 0 to "
+                                 "9223372036854775807; it is 1e+19"});
+}
+
 TEST(ProblemLoading, ExhaustiveLengthAtMostMaxLength) {
   auto p = tiny_problem();
   p["strings"]["exhaustive_length"] = 4;
