@@ -92,8 +92,10 @@ void build_tested_set(Problem& p, DefectList& defects) {
       ++fits;
     }
     const bool saturated = p.exhaustive_total == UINT64_MAX;
-    defects.add("strings", "the tested set would hold " +
-                               (saturated ? std::string("more than 2^64") : std::to_string(p.exhaustive_total + extra)) +
+    // Before duplicates are dropped: an upper bound, which is what the budget must admit.
+    defects.add("strings", "the tested set would hold up to " +
+                               (saturated ? std::string("more than 2^64")
+                                          : std::to_string(p.exhaustive_total + extra)) +
                                " strings (every string up to length " +
                                std::to_string(s.exhaustive_length) + " over " +
                                std::to_string(groups) + " groups of alike tokens, plus " +

@@ -539,11 +539,12 @@ TEST(ProblemLoading, TokensSharingAnEmbeddingAreOneGroup) {
 TEST(ProblemLoading, TestedSetOverTheBudgetSaysItsSizeAndWhatFits) {
   auto p = tiny_problem();
   p["strings"]["max_length"] = 25;
-  EXPECT_EQ(defects_of(p),
-            Lines{"tiny.json: strings: the tested set would hold 67108862 strings (every string "
-                  "up to length 25 over 2 groups of alike tokens, plus 0 examples and 0 random), "
-                  "over the budget of 40000000; lower strings.exhaustive_length (24 fits) or "
-                  "strings.random"});
+  EXPECT_EQ(
+      defects_of(p),
+      Lines{"tiny.json: strings: the tested set would hold up to 67108862 strings (every string "
+            "up to length 25 over 2 groups of alike tokens, plus 0 examples and 0 random), "
+            "over the budget of 40000000; lower strings.exhaustive_length (24 fits) or "
+            "strings.random"});
 }
 
 TEST(ProblemLoading, ReferenceFailingItsOwnTestsNamesTheFirstFailingString) {
