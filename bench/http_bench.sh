@@ -4,12 +4,15 @@
 # server's CPU time per request (server_cpu_us) and the ratio grade/healthz. With ROUNDS > 1
 # the pair is repeated, alternating, and the medians are printed last: on a shared machine one
 # round can be off by a third either way. WRK_NICE runs wrk at that nice level (0: the same
-# priority as the server), to see how much of the latency is the scheduler sharing the cores
-# between the load generator and the server. Not a test: run it by hand on a quiet machine.
+# priority as the server), and WRK_SCHED=batch as a SCHED_BATCH task (its fair share of the
+# cores, but its wakeups do not preempt the server mid-request), to see how much of the
+# latency is the scheduler sharing the cores between the load generator and the server
+# (README, Benchmark). Not a test: run it by hand on a quiet machine.
 #
 #   bench/http_bench.sh [path/to/headgrader-server]     (default: build/server/headgrader-server)
 #   env: CONNECTIONS (64), DURATION (10s), WRK_THREADS (2), SERVER_THREADS (nproc), ROUNDS (1),
-#        WRK_NICE (0), SERVER_LOG (null; pipe: the access log to a pipe another process reads)
+#        WRK_NICE (0), WRK_SCHED (normal; batch), SERVER_LOG (null; pipe: the access log to a
+#        pipe another process reads)
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -21,6 +24,12 @@ wrk_threads="${WRK_THREADS:-2}"
 server_threads="${SERVER_THREADS:-$(nproc)}"
 rounds="${ROUNDS:-1}"
 wrk_nice="${WRK_NICE:-0}"
+wrk_sched="${WRK_SCHED:-normal}"
+case "$wrk_sched" in
+  normal) wrk_policy=(chrt --other 0) ;;
+  batch) wrk_policy=(chrt --batch 0) ;;
+  *) echo "WRK_SCHED must be normal or batch; it is $wrk_sched" >&2; exit 2 ;;
+esac
 
 # shellcheck source=bench/start_server.sh
 . "$here/start_server.sh"
@@ -34,8 +43,9 @@ ticks_per_s="$(getconf CLK_TCK)"
 run() {  # name, path, [BENCH_POST]
   local line before after requests
   before="$(server_ticks)"
-  line="$(env ${3:+BENCH_POST=1} nice -n "$wrk_nice" wrk -t"$wrk_threads" -c"$connections" \
-    -d"$duration" -s "$here/http_bench.lua" "$url$2" | grep '^RESULT')"
+  line="$(env ${3:+BENCH_POST=1} "${wrk_policy[@]}" nice -n "$wrk_nice" \
+    wrk -t"$wrk_threads" -c"$connections" -d"$duration" -s "$here/http_bench.lua" "$url$2" |
+    grep '^RESULT')"
   after="$(server_ticks)"
   requests="$(sed -n 's/.* requests=\([0-9]*\).*/\1/p' <<<"$line")"
   echo "$1 ${line#RESULT } server_cpu_us=$(awk -v t=$((after - before)) -v hz="$ticks_per_s" \
@@ -44,7 +54,8 @@ run() {  # name, path, [BENCH_POST]
 
 echo "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p' | head -1)"
 echo "server: $server_threads threads, access log to ${SERVER_LOG:-null};" \
-  "wrk: $wrk_threads threads, $connections connections, $duration, nice $wrk_nice"
+  "wrk: $wrk_threads threads, $connections connections, $duration, nice $wrk_nice," \
+  "scheduled $wrk_sched"
 field() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p" <<<"$2"; }
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 declare -a grades healths ratios
