@@ -31,7 +31,7 @@ Run run(const std::string& args) {
 }
 
 std::string write_temp(const std::string& name, const std::string& text) {
-  const std::string path = ::testing::TempDir() + name;
+  const std::string path = testing::private_temp_path(name);
   std::ofstream(path) << text;
   return path;
 }

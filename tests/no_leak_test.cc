@@ -5,17 +5,18 @@
 // scaled by a canary factor (1 + 2^-10, so they still pass), whose canary numbers must not
 // appear anywhere at all, gradings and their traces included. The key "reference" never does.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <set>
 #include <string>
-#include <sys/wait.h>
 #include <vector>
 
 #include "headgrader/report.h"
 #include "server_harness.h"
+#include "test_support.h"
 
 namespace headgrader::server {
 namespace {
@@ -142,7 +143,7 @@ std::vector<std::pair<std::string, std::string>> everything_said(const std::stri
   server.wait();
   said.emplace_back("access log", server.stderr_text());
 
-  const std::string submission = ::testing::TempDir() + "no-leak-submission.json";
+  const std::string submission = testing::private_temp_path("no-leak-submission.json");
   for (const std::string& id : kIds) {
     for (const std::string& body : kGradeBodies) {
       std::ofstream(submission) << body;
@@ -157,6 +158,7 @@ std::vector<std::pair<std::string, std::string>> everything_said(const std::stri
   said.emplace_back("cli validate", run_cli("validate " + dir).out);
   said.emplace_back("cli unknown problem",
                     run_cli("grade --problem no-such --problems " + dir + " " + submission).out);
+  std::remove(submission.c_str());
   return said;
 }
 
@@ -180,7 +182,7 @@ TEST(NoLeak, BundledReferencesAppearInNoAnswerLogOrCliOutput) {
 }
 
 TEST(NoLeak, CanaryReferencesAppearNowhereNotEvenInGradingsAndTraces) {
-  const fs::path dir = fs::path(::testing::TempDir()) / "no-leak-canary";
+  const fs::path dir = testing::private_temp_path("no-leak-canary");
   fs::remove_all(dir);
   fs::create_directories(dir);
   std::set<std::string> canaries;

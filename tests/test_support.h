@@ -3,8 +3,10 @@
 #pragma once
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cmath>
+#include <filesystem>
 #include <limits>
 #include <string>
 
@@ -29,6 +31,23 @@ inline const Problem& bundled(const std::string& id) {
   const Problem* p = bundled_problems().find(id);
   if (!p) std::abort();
   return *p;
+}
+
+// A path in a folder of this test process's own, removed when the process ends. CTest runs
+// each test as its own process, two at a time, and gtest's TempDir() is one shared /tmp: tests
+// that wrote "soft.json" there read each other's half-written files.
+inline std::string private_temp_path(const std::string& name) {
+  struct Folder {
+    std::filesystem::path path =
+        std::filesystem::path(::testing::TempDir()) / ("headgrader-" + std::to_string(::getpid()));
+    Folder() { std::filesystem::create_directories(path); }
+    ~Folder() {
+      std::error_code ignored;
+      std::filesystem::remove_all(path, ignored);
+    }
+  };
+  static const Folder folder;
+  return (folder.path / name).string();
 }
 
 inline TokenString tokens_of(const Problem& p, const std::string& text) {
