@@ -103,7 +103,8 @@ std::string format_access_log(const AccessLogEntry& entry) {
 AccessLog::AccessLog(int fd, std::chrono::milliseconds flush_interval)
     : fd_(fd), flush_interval_(flush_interval), flusher_([this] { run_flusher(); }) {}
 
-AccessLog::~AccessLog() {
+void AccessLog::close() {
+  if (!flusher_.joinable()) return;
   {
     const std::lock_guard lock(mutex_);
     stopping_ = true;

@@ -43,13 +43,16 @@ class AccessLog {
   explicit AccessLog(int fd, std::chrono::milliseconds flush_interval =
                                  std::chrono::milliseconds(limits::kAccessLogFlushInterval));
   // Writes the lines still waiting.
-  ~AccessLog();
+  ~AccessLog() { close(); }
   AccessLog(const AccessLog&) = delete;
   AccessLog& operator=(const AccessLog&) = delete;
 
   // format_access_log(entry) plus '\n', written within the flush interval. Waits only when
   // limits::kAccessLogMaxPendingBytes are already waiting (the descriptor does not take them).
   void write(const AccessLogEntry& entry);
+
+  // Writes the lines still waiting and stops the writing thread; write() must not follow.
+  void close();
 
  private:
   void run_flusher();

@@ -17,8 +17,10 @@ Result<std::shared_ptr<Listener>> Listener::open(net::io_context& ioc,
                                                  const tcp::endpoint& endpoint,
                                                  const Router& router, AccessLog& access_log,
                                                  std::size_t max_connections,
-                                                 SessionTimeouts timeouts) {
-  auto listener = std::make_shared<Listener>(ioc, router, access_log, max_connections, timeouts);
+                                                 SessionTimeouts timeouts,
+                                                 LongGradings* long_gradings) {
+  auto listener =
+      std::make_shared<Listener>(ioc, router, access_log, max_connections, timeouts, long_gradings);
   tcp::acceptor& acceptor = listener->acceptor_;
   beast::error_code ec;
   const auto fail = [&](const char* step) {
@@ -38,12 +40,14 @@ Result<std::shared_ptr<Listener>> Listener::open(net::io_context& ioc,
 }
 
 Listener::Listener(net::io_context& ioc, const Router& router, AccessLog& access_log,
-                   std::size_t max_connections, SessionTimeouts timeouts)
+                   std::size_t max_connections, SessionTimeouts timeouts,
+                   LongGradings* long_gradings)
     : ioc_(ioc),
       acceptor_(net::make_strand(ioc)),
       retry_timer_(acceptor_.get_executor()),
       router_(router),
       access_log_(access_log),
+      long_gradings_(long_gradings),
       connections_(std::make_shared<Connections>(max_connections)),
       timeouts_(timeouts) {}
 
@@ -84,8 +88,8 @@ void Listener::on_accept(beast::error_code ec, tcp::socket socket) {
     });
     return;
   }
-  auto session =
-      std::make_shared<Session>(std::move(socket), router_, access_log_, connections_, timeouts_);
+  auto session = std::make_shared<Session>(std::move(socket), router_, access_log_, connections_,
+                                           timeouts_, long_gradings_);
   if (connections_->add(session)) {
     session->run();
   } else {

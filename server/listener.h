@@ -19,14 +19,17 @@ namespace headgrader::server {
 class Listener : public std::enable_shared_from_this<Listener> {
  public:
   // Binds and listens on `endpoint` (port 0: a free one). The error names the endpoint and
-  // the system's reason. `router` and `access_log` must outlive the listener and its sessions.
+  // the system's reason. `router`, `access_log` and `long_gradings` must outlive the
+  // listener and its sessions; without `long_gradings`, each session answers every request
+  // on its own strand.
   static Result<std::shared_ptr<Listener>> open(
       net::io_context& ioc, const tcp::endpoint& endpoint, const Router& router,
       AccessLog& access_log, std::size_t max_connections = limits::kMaxConnections,
-      SessionTimeouts timeouts = {});
+      SessionTimeouts timeouts = {}, LongGradings* long_gradings = nullptr);
 
   Listener(net::io_context& ioc, const Router& router, AccessLog& access_log,
-           std::size_t max_connections, SessionTimeouts timeouts = {});
+           std::size_t max_connections, SessionTimeouts timeouts = {},
+           LongGradings* long_gradings = nullptr);
 
   // Where it listens, with the real port.
   tcp::endpoint local_endpoint() const;
@@ -47,6 +50,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
   net::steady_timer retry_timer_;  // after an accept error such as "too many open files"
   const Router& router_;
   AccessLog& access_log_;
+  LongGradings* const long_gradings_;
   std::shared_ptr<Connections> connections_;
   const SessionTimeouts timeouts_;
   bool stopping_ = false;

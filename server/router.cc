@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "headgrader/grade.h"
+#include "headgrader/limits.h"
 #include "headgrader/report.h"
 #include "headgrader/submission.h"
 
@@ -182,6 +183,16 @@ Routed Router::route_guarded(const Request& request) const {
   }
 }
 
+bool Router::grades_long(const Request& request) const {
+  if (request.method() != http::verb::post) return false;
+  const Match match = match_path(request_path(request.target()));
+  if (match.route != Route::kGrade) return false;
+  const Rendered* rendered = find(match.id);
+  if (rendered == nullptr) return false;
+  const Problem& problem = *rendered->problem;
+  return problem.count_states == nullptr && problem.tested_total() > limits::kLongGradingStrings;
+}
+
 // The checks run in this order: path, problem id, method, then (grade) content type and body.
 // An unknown problem is 404 whatever the method: its grade path names nothing that exists.
 Routed Router::route_unguarded(const Request& request) const {
@@ -238,8 +249,17 @@ Routed Router::answer_grade(const Problem& problem, const Request& request) cons
   const auto content_type = request.find(http::field::content_type);
   if (content_type == request.end() || !is_json_content_type(content_type->value())) {
     std::string message = "the body must be JSON, sent with Content-Type: application/json; ";
-    message += content_type == request.end() ? "the request has no Content-Type"
-                                             : "the request's Content-Type is not JSON";
+    if (content_type == request.end()) {
+      message += "the request has no Content-Type";
+    } else {
+      // What came, so that the sender sees its mistake (curl -d sends a form type); bytes
+      // that are not printable ASCII as '?', so that the answer stays valid UTF-8.
+      constexpr std::size_t kShownBytes = 100;
+      const std::string_view value = content_type->value();
+      message += "the request's Content-Type is \"";
+      for (const char c : value.substr(0, kShownBytes)) message += c >= ' ' && c <= '~' ? c : '?';
+      message += value.size() > kShownBytes ? "…\"" : "\"";
+    }
     return {error_answer(request, {error_code::kUnsupportedMediaType, message, ""}), problem.id,
             std::nullopt};
   }

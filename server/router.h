@@ -36,6 +36,10 @@ class Router {
 
   Routed route(const Request& request) const;
 
+  // Whether route(request) would be a grading that takes long (limits::kLongGradingStrings):
+  // the server runs those off the threads that read and write.
+  bool grades_long(const Request& request) const;
+
  private:
   struct Rendered {
     const Problem* problem;

@@ -5,6 +5,7 @@
 #include <boost/asio/signal_set.hpp>
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
 #include <functional>
 #include <memory>
 #include <ostream>
@@ -14,6 +15,7 @@
 #include "access_log.h"
 #include "headgrader/limits.h"
 #include "listener.h"
+#include "long_gradings.h"
 
 namespace headgrader::server {
 namespace {
@@ -58,6 +60,8 @@ int serve(const ProblemSet& problems, const std::string& address, std::uint16_t 
   // Declared before the loop and the listener so that it outlives every session; on return
   // it writes the lines still waiting.
   AccessLog access_log(STDERR_FILENO);
+  // Before the loop: a session's last handler may still post a grading while the loop runs.
+  LongGradings long_gradings(threads);
   // A log whose reader has gone (stderr a closed pipe) must not end the process: its
   // writes fail with EPIPE instead. Sockets are written with MSG_NOSIGNAL already.
   std::signal(SIGPIPE, SIG_IGN);
@@ -67,8 +71,8 @@ int serve(const ProblemSet& problems, const std::string& address, std::uint16_t 
   const SessionTimeouts timeouts{
       tuning.read_timeout, shortened ? std::chrono::milliseconds(tuning.read_timeout)
                                      : std::chrono::milliseconds(limits::kIdleTimeout)};
-  Result<std::shared_ptr<Listener>> opened =
-      Listener::open(ioc, {ip, port}, router, access_log, tuning.max_connections, timeouts);
+  Result<std::shared_ptr<Listener>> opened = Listener::open(
+      ioc, {ip, port}, router, access_log, tuning.max_connections, timeouts, &long_gradings);
   if (!opened) {
     err << opened.error().message << '\n';
     return 1;
@@ -92,6 +96,14 @@ int serve(const ProblemSet& problems, const std::string& address, std::uint16_t 
   for (unsigned i = 1; i < threads; ++i) pool.emplace_back([&ioc] { ioc.run(); });
   ioc.run();
   for (std::thread& thread : pool) thread.join();
+  if (long_gradings.running() > 0) {
+    // A grading outlived the grace period; its answer can no longer be written. Returning
+    // would wait for it (seconds) and free the problems it reads: end here, with the log
+    // written out.
+    access_log.close();
+    out.flush();
+    std::_Exit(0);
+  }
   return 0;
 }
 

@@ -72,10 +72,12 @@ void Connections::shutdown_all() {
 // --- Session ----------------------------------------------------------------------------------
 
 Session::Session(tcp::socket&& socket, const Router& router, AccessLog& access_log,
-                 std::shared_ptr<Connections> connections, SessionTimeouts timeouts)
+                 std::shared_ptr<Connections> connections, SessionTimeouts timeouts,
+                 LongGradings* long_gradings)
     : socket_(std::move(socket)),
       watchdog_(socket_.get_executor()),
       router_(router),
+      long_gradings_(long_gradings),
       access_log_(access_log),
       connections_(std::move(connections)),
       timeouts_(timeouts),
@@ -209,7 +211,22 @@ void Session::on_read_body(beast::error_code ec, std::size_t) {
 }
 
 void Session::answer() {
-  Routed routed = router_.route(parser_->get());
+  if (long_gradings_ != nullptr && router_.grades_long(parser_->get())) {
+    // No deadline while it runs: the client waits for the answer, and SIGTERM's grace
+    // period bounds the wait when the server stops.
+    set_deadline(std::chrono::steady_clock::time_point::max());
+    return long_gradings_->post([self = shared_from_this()] {
+      // The strand runs nothing of this session until the answer is back on it.
+      Routed routed = self->router_.route(self->parser_->get());
+      net::dispatch(self->socket_.get_executor(), [self, routed = std::move(routed)]() mutable {
+        self->write_answer(std::move(routed));
+      });
+    });
+  }
+  write_answer(router_.route(parser_->get()));
+}
+
+void Session::write_answer(Routed routed) {
   pending_.problem = std::move(routed.problem);
   pending_.passed = routed.passed;
   if (shutting_down_) routed.response.keep_alive(false);

@@ -28,6 +28,7 @@
 
 #include "access_log.h"
 #include "headgrader/limits.h"
+#include "long_gradings.h"
 #include "router.h"
 
 namespace headgrader::server {
@@ -66,9 +67,11 @@ class Connections {
 
 class Session : public std::enable_shared_from_this<Session> {
  public:
-  // `socket` should run on its own strand; `router` and `access_log` must outlive the session.
+  // `socket` should run on its own strand; `router`, `access_log` and `long_gradings` must
+  // outlive the session. Without `long_gradings`, every request is answered on the strand.
   Session(tcp::socket&& socket, const Router& router, AccessLog& access_log,
-          std::shared_ptr<Connections> connections, SessionTimeouts timeouts = {});
+          std::shared_ptr<Connections> connections, SessionTimeouts timeouts = {},
+          LongGradings* long_gradings = nullptr);
   ~Session();
 
   // Serves requests until the client leaves, a deadline passes or shutdown() is called.
@@ -98,6 +101,7 @@ class Session : public std::enable_shared_from_this<Session> {
   void do_read_body();
   void on_read_body(beast::error_code ec, std::size_t bytes);
   void answer();
+  void write_answer(Routed routed);
   void on_read_error(beast::error_code ec);
   void do_write(Response response, bool linger);
   void on_write(beast::error_code ec, std::size_t bytes);
@@ -119,6 +123,7 @@ class Session : public std::enable_shared_from_this<Session> {
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;  // one per request
   const Router& router_;
+  LongGradings* const long_gradings_;
   AccessLog& access_log_;
   std::shared_ptr<Connections> connections_;
   const SessionTimeouts timeouts_;

@@ -297,6 +297,25 @@ TEST(Router, PostWithoutJsonContentTypeIs415) {
   }
 }
 
+TEST(Router, The415MessageSaysWhichContentTypeCame) {
+  const auto message = [](const std::string& type) {
+    return body_json(router().route(make_request(http::verb::post,
+                                                 "/v1/problems/consonant-anywhere/grade",
+                                                 kHandoutSolution, type)))["error"]["message"]
+        .get<std::string>();
+  };
+  const std::string must = "the body must be JSON, sent with Content-Type: application/json; ";
+  EXPECT_EQ(message(""), must + "the request has no Content-Type");
+  // What curl -d sends.
+  EXPECT_EQ(message("application/x-www-form-urlencoded"),
+            must + "the request's Content-Type is \"application/x-www-form-urlencoded\"");
+  // Bytes that are not printable ASCII as '?', a long value cut at 100 bytes.
+  EXPECT_EQ(message("text/plain; x=\xe9"),
+            must + "the request's Content-Type is \"text/plain; x=?\"");
+  EXPECT_EQ(message("text/" + std::string(200, 'a')),
+            must + "the request's Content-Type is \"text/" + std::string(95, 'a') + "…\"");
+}
+
 TEST(Router, MalformedBodiesAre400WithTheEnginesError) {
   struct Case {
     const char* body;

@@ -223,6 +223,12 @@ class Client {
     return response;
   }
 
+  // True when something from the server (an answer, or its closing) is there to read.
+  bool readable(std::chrono::milliseconds timeout = 0ms) {
+    pollfd entry{stream_.socket().native_handle(), POLLIN, 0};
+    return poll(&entry, 1, static_cast<int>(timeout.count())) == 1;
+  }
+
   // True when the server has closed the connection (a read sees end of stream).
   bool closed_by_server() {
     char byte;

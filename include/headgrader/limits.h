@@ -49,6 +49,12 @@ inline constexpr std::chrono::seconds kShutdownGrace{5};  // in-flight requests 
 inline constexpr std::chrono::seconds kLingerTimeout{2};
 inline constexpr std::size_t kMaxLingerBytes = 4 * 1024 * 1024;
 inline constexpr std::size_t kMaxConnections = 2048;
+// A grading takes long when its problem is graded string by string (no count states: W_P, a
+// head that is not causal, or `expected` reading positions) over more tested strings than
+// this, about 10 ms on the development VM (a problem at the budget takes seconds). It then runs
+// on threads of its own, so that /healthz, the other connections and SIGTERM are answered
+// meanwhile (README, Long gradings).
+inline constexpr std::uint64_t kLongGradingStrings = 32'768;
 // The access log is written in batches (server/access_log.h): a line reaches stderr at most
 // this long after its request was answered, and lines waiting to be written take at most this
 // much memory (beyond it, requests wait for the log, as with unbuffered writes).

@@ -1,0 +1,160 @@
+// Gradings that take long (a problem graded string by string over many strings) run off the
+// threads that read and write: /healthz and other connections are answered meanwhile, and a
+// SIGTERM still lets the grading in flight answer before the server exits 0.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <variant>
+
+#include "headgrader/limits.h"
+#include "headgrader/report.h"
+#include "router.h"
+#include "server_harness.h"
+#include "test_support.h"
+
+namespace headgrader::server {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+using namespace harness;
+
+// first-position with every string up to `length` tested: W_P makes rows depend on position,
+// so no count states; 2^(length+1) - 2 strings over its two groups. A sharper W_k than the
+// bundled reference's keeps the first token's attention above 0.9 at that length.
+Json first_position_up_to(int length, const std::string& id) {
+  std::ifstream in(HEADGRADER_SOURCE_DIR "/problems/first-position.json");
+  Json problem = Json::parse(in);
+  problem["id"] = id;
+  for (auto& row : problem["W_P"]) row = Json::array();
+  for (int i = 0; i < length; ++i) {
+    problem["W_P"][0].push_back(0);
+    problem["W_P"][1].push_back(0);
+    problem["W_P"][2].push_back(i == 0 ? 1 : 0);
+  }
+  problem["strings"] = {{"max_length", length}, {"exhaustive_length", length}};
+  problem["reference"]["W_k"] = Json::array({Json::array({0, 0, 8})});
+  return problem;
+}
+
+// consonant-anywhere likewise: graded over count states, in microseconds at any length.
+Json consonant_anywhere_up_to(int length, const std::string& id) {
+  std::ifstream in(HEADGRADER_SOURCE_DIR "/problems/consonant-anywhere.json");
+  Json problem = Json::parse(in);
+  problem["id"] = id;
+  problem["strings"] = {{"max_length", length}, {"exhaustive_length", length}};
+  problem["reference"]["W_k"] = Json::array({Json::array({0, 8})});
+  return problem;
+}
+
+void write_problem(const fs::path& dir, const Json& problem) {
+  std::ofstream(dir / (problem["id"].get<std::string>() + ".json")) << problem.dump(2);
+}
+
+// The bundled reference with the sharper W_k: it passes at every length used here.
+constexpr const char* kSharpFirstPosition =
+    R"({"W_q": [[1, 1, 0]], "W_k": [[0, 0, 8]], "W_V": [[0, 1, 0], [0, 0, 0]]})";
+
+Request grade_request(const std::string& id) {
+  Request request{http::verb::post, "/v1/problems/" + id + "/grade", 11};
+  request.set(http::field::content_type, "application/json");
+  request.body() = kSharpFirstPosition;
+  request.prepare_payload();
+  return request;
+}
+
+TEST(LongGradings, OnlyAGradingStringByStringOverTheLimitCountsAsLong) {
+  // 2^15 - 2 strings is under the limit, 2^16 - 2 over it.
+  static_assert(limits::kLongGradingStrings >= (1u << 15) - 2 &&
+                limits::kLongGradingStrings < (1u << 16) - 2);
+  const fs::path dir = testing::private_temp_path("long-grading-router");
+  fs::create_directories(dir);
+  write_problem(dir, first_position_up_to(14, "position-14"));
+  write_problem(dir, first_position_up_to(15, "position-15"));
+  write_problem(dir, consonant_anywhere_up_to(20, "counts-20"));  // 2 097 150 strings
+  auto loaded = ProblemSet::load(dir);
+  if (auto* defects = std::get_if<std::vector<Defect>>(&loaded)) {
+    for (const Defect& defect : *defects) ADD_FAILURE() << defect.to_string();
+    return;
+  }
+  const Router router(std::get<ProblemSet>(loaded));
+
+  EXPECT_TRUE(router.grades_long(grade_request("position-15")));
+  EXPECT_FALSE(router.grades_long(grade_request("position-14")));
+  EXPECT_FALSE(router.grades_long(grade_request("counts-20")));  // over count states
+  EXPECT_FALSE(router.grades_long(grade_request("no-such-problem")));
+  Request get = grade_request("position-15");
+  get.method(http::verb::get);
+  EXPECT_FALSE(router.grades_long(get));  // a 405, answered at once
+  Request problem = grade_request("position-15");
+  problem.target("/v1/problems/position-15");
+  EXPECT_FALSE(router.grades_long(problem));
+}
+
+// A server with one thread for reading and writing, on a problem whose grading takes about
+// half a second (2 097 150 strings, each position attending to the ones before).
+class LongGradingServer : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = testing::private_temp_path("long-grading-server");
+    fs::create_directories(dir_);
+    write_problem(dir_, first_position_up_to(20, "position-20"));
+    server_.emplace(std::vector<std::string>{"--problems", dir_.string(), "--address", "127.0.0.1",
+                                             "--port", "0", "--threads", "1"});
+    // Loading proves the reference passes: a grading's time, longer under sanitizers.
+    const std::string line = server_->read_line(120s);
+    ASSERT_TRUE(line.starts_with("listening on http://")) << line << server_->stderr_text();
+    port_ = static_cast<std::uint16_t>(std::stoi(line.substr(line.rfind(':') + 1)));
+  }
+
+  // Sends the grading and gives the server time to start it.
+  void start_grading(Client& client) {
+    client.write(http::verb::post, "/v1/problems/position-20/grade", kSharpFirstPosition);
+    std::this_thread::sleep_for(100ms);
+    ASSERT_FALSE(client.readable()) << "the grading was answered within 0.1 s: it is not long";
+  }
+
+  static void expect_passing_grade(const HttpResponse& response) {
+    ASSERT_EQ(response.result(), http::status::ok) << response.body();
+    const Json answer = Json::parse(response.body());
+    EXPECT_EQ(answer["passed"], true);
+    EXPECT_EQ(answer["tests"]["total"], (1u << 21) - 2);
+  }
+
+  fs::path dir_;
+  std::optional<ServerProcess> server_;
+  std::uint16_t port_ = 0;
+};
+
+TEST_F(LongGradingServer, HealthAndOtherRoutesAreAnsweredWhileAGradingRuns) {
+  Client grading(port_);
+  start_grading(grading);
+  Client other(port_);
+  EXPECT_EQ(other.send(http::verb::get, "/healthz").result(), http::status::ok);
+  EXPECT_EQ(other.send(http::verb::get, "/v1/problems").result(), http::status::ok);
+  // Both answered on the one thread while the grading was still running beside them.
+  EXPECT_FALSE(grading.readable());
+  expect_passing_grade(grading.read());
+  // The connection goes on as before.
+  EXPECT_EQ(grading.send(http::verb::get, "/healthz").result(), http::status::ok);
+}
+
+TEST_F(LongGradingServer, AGradingInFlightAtSigtermIsAnsweredAndTheServerExitsZero) {
+  Client grading(port_);
+  start_grading(grading);
+  server_->signal(SIGTERM);
+  const HttpResponse response = grading.read();
+  expect_passing_grade(response);
+  EXPECT_FALSE(response.keep_alive());
+  const ExitStatus status = server_->wait();
+  EXPECT_TRUE(status.exited);
+  EXPECT_EQ(status.code, 0);
+}
+
+}  // namespace
+}  // namespace headgrader::server
