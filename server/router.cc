@@ -185,12 +185,16 @@ Routed Router::route_guarded(const Request& request) const {
 
 bool Router::grades_long(const Request& request) const {
   if (request.method() != http::verb::post) return false;
-  const Match match = match_path(request_path(request.target()));
-  if (match.route != Route::kGrade) return false;
-  const Rendered* rendered = find(match.id);
-  if (rendered == nullptr) return false;
-  const Problem& problem = *rendered->problem;
-  return problem.count_states == nullptr && problem.tested_total() > limits::kLongGradingStrings;
+  try {
+    const Match match = match_path(request_path(request.target()));
+    if (match.route != Route::kGrade) return false;
+    const Rendered* rendered = find(match.id);
+    if (rendered == nullptr) return false;
+    const Problem& problem = *rendered->problem;
+    return problem.count_states == nullptr && problem.tested_total() > limits::kLongGradingStrings;
+  } catch (const std::exception&) {
+    return false;  // out of memory: route() answers it
+  }
 }
 
 // The checks run in this order: path, problem id, method, then (grade) content type and body.

@@ -37,7 +37,7 @@ class Router {
   Routed route(const Request& request) const;
 
   // Whether route(request) would be a grading that takes long (limits::kLongGradingStrings):
-  // the server runs those off the threads that read and write.
+  // the server runs those off the threads that read and write. Never throws.
   bool grades_long(const Request& request) const;
 
  private:
