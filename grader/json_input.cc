@@ -1,22 +1,38 @@
 #include "json_input.h"
 
-#include "matrix_json.h"
-
+#include <algorithm>
 #include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "matrix_json.h"
+
 namespace headgrader {
 namespace {
+
+// "line 3, column 7" of the byte at `offset` (both 1-based, columns in bytes).
+std::string line_and_column(std::string_view text, std::size_t offset) {
+  std::size_t line = 1, line_start = 0;
+  for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      line_start = i + 1;
+    }
+  }
+  return "line " + std::to_string(line) + ", column " + std::to_string(offset - line_start + 1);
+}
 
 // Walks the token stream once, checking depth and duplicate keys before each event reaches
 // the tree builder (nlohmann's own, the one Json::parse uses): a tree too deep or with a
 // key given twice is never built, and sound input is read only once.
 class CheckedParse : public nlohmann::json_sax<Json> {
  public:
-  CheckedParse(Json& root, std::size_t max_depth, std::string_view subject)
-      : dom_(root, /*allow_exceptions=*/false), max_depth_(max_depth), subject_(subject) {}
+  CheckedParse(Json& root, std::string_view text, std::size_t max_depth, std::string_view subject)
+      : dom_(root, /*allow_exceptions=*/false),
+        text_(text),
+        max_depth_(max_depth),
+        subject_(subject) {}
 
   bool null() override { return dom_.null(); }
   bool boolean(bool b) override { return dom_.boolean(b); }
@@ -86,21 +102,91 @@ class CheckedParse : public nlohmann::json_sax<Json> {
     return key_error(code, std::move(message), *top_key_);
   }
 
-  // nlohmann's text ends with "; last read: '<input>'": keep the reason, drop the echo.
-  std::string describe_parse_error(std::size_t position, std::string what) {
-    std::string reason = "it is not valid JSON";
-    if (auto at = what.find("syntax error while parsing "); at != std::string::npos) {
-      reason = what.substr(at);
-      if (auto last = reason.find("; last read"); last != std::string::npos) {
-        const auto rest = reason.find("; expected", last);
-        reason = reason.substr(0, last) +
-                 (rest == std::string::npos ? std::string() : reason.substr(rest));
+  // Where the parser gave up (line and column, counted in bytes, 1-based) and why, in the
+  // words of someone who wrote the JSON by hand or with Python's json module; nlohmann's own
+  // reason only when no plainer one applies. The input itself is never quoted back.
+  std::string describe_parse_error(std::size_t position, const std::string& what) const {
+    // `position` counts the bytes read, the offending one last; input that stops short is
+    // at fault where it stops.
+    const bool stops_short = what.find("unexpected end of input") != std::string::npos;
+    const std::size_t read = std::min(position, text_.size());
+    std::size_t start = stops_short ? text_.size() : read > 0 ? read - 1 : 0;
+    // An unexpected string or number was read whole: point at its first byte.
+    const bool inside = start < text_.size();
+    if (inside && start > 0 && text_[start] == '"' &&
+        what.find("unexpected string literal") != std::string::npos) {
+      std::size_t open = text_.rfind('"', start - 1);
+      while (open != std::string_view::npos && open > 0 && text_[open - 1] == '\\') {
+        open = open > 1 ? text_.rfind('"', open - 2) : std::string_view::npos;
       }
-    } else if (what.find("ill-formed UTF-8") != std::string::npos) {
-      reason = "ill-formed UTF-8";
+      if (open != std::string_view::npos) start = open;
+    } else if (inside && what.find("unexpected number literal") != std::string::npos) {
+      const auto in_number = [&](std::size_t i) {
+        return std::string_view("0123456789.eE+-").find(text_[i]) != std::string_view::npos;
+      };
+      // "07" is read as 0, then an unexpected 7.
+      const bool leading_zero = start > 0 && text_[start - 1] == '0' && text_[start] >= '0' &&
+                                text_[start] <= '9' && (start < 2 || !in_number(start - 2));
+      if (leading_zero) {
+        return subject_ + " is not valid JSON at " + line_and_column(text_, start - 1) +
+               ": JSON numbers have no leading zeros (write 7, not 07)";
+      }
+      while (start > 0 && in_number(start - 1)) --start;
     }
-    return subject_ + " is not valid JSON (" + reason + ", at byte " + std::to_string(position) +
-           ")";
+    return subject_ + " is not valid JSON at " + line_and_column(text_, start) + ": " +
+           plain_reason(start, what);
+  }
+
+  std::string plain_reason(std::size_t start, const std::string& what) const {
+    const std::string_view rest = text_.substr(start);
+    const auto starts = [&](std::string_view word) { return rest.starts_with(word); };
+    if (starts("NaN") || starts("nan") || starts("Infinity") || starts("-Infinity") ||
+        starts("inf") || starts("-inf")) {
+      return "JSON has no NaN or Infinity; every number must be finite, written like 0.5 or -2";
+    }
+    if (starts("True") || starts("False") || starts("None")) {
+      return "JSON writes true, false and null in lowercase (True, False and None are Python)";
+    }
+    if (starts("'")) return "JSON strings and keys take double quotes (\"), not single quotes";
+    if (starts("/")) return "JSON has no comments";
+    if (what.find("ill-formed UTF-8") != std::string::npos) {
+      return "a string holds bytes that are not UTF-8 text";
+    }
+    if (what.find("unexpected end of input") != std::string::npos) {
+      if (text_.find_first_not_of(" \t\r\n") == std::string_view::npos) return "it is empty";
+      return "it ends before every bracket, brace and quote is closed";
+    }
+    if (what.find("expected end of input") != std::string::npos) {
+      return "more follows the end of the JSON value";
+    }
+    if (what.find("expected ':'") != std::string::npos) return "a key must be followed by ':'";
+    const std::size_t before = text_.substr(0, start).find_last_not_of(" \t\r\n");
+    const bool after_comma = before != std::string_view::npos && text_[before] == ',';
+    if (after_comma && (starts("]") || starts("}"))) {
+      return std::string("a comma comes before this '") + rest.front() +
+             "': JSON has no comma after the last item";
+    }
+    const bool item_expected_end = what.find("expected ']'") != std::string::npos ||
+                                   what.find("expected '}'") != std::string::npos;
+    if (item_expected_end &&
+        (what.find("literal") != std::string::npos || starts("[") || starts("{"))) {
+      return "a comma is missing before this item";
+    }
+    if (what.find("invalid literal") != std::string::npos) {
+      return "this is not a JSON value (a number, a \"string\", true, false, null, [ or {)";
+    }
+    // "syntax error while parsing object separator - unexpected '['; expected ':'; last
+    // read: ..." → "unexpected '['; expected ':'".
+    std::string reason = what;
+    if (const auto dash = reason.find(" - "); dash != std::string::npos) {
+      reason = reason.substr(dash + 3);
+    }
+    if (const auto last = reason.find("; last read"); last != std::string::npos) {
+      const auto expected = reason.find("; expected", last);
+      reason = reason.substr(0, last) +
+               (expected == std::string::npos ? std::string() : reason.substr(expected));
+    }
+    return reason;
   }
 
   // Keys are echoed in messages (they name the field); a hostile one is cut short.
@@ -109,6 +195,7 @@ class CheckedParse : public nlohmann::json_sax<Json> {
   static constexpr int kNumberOverflow = 406;  // nlohmann's out_of_range.406
 
   nlohmann::detail::json_sax_dom_parser<Json> dom_;
+  std::string_view text_;  // what is parsed
   std::size_t max_depth_;
   std::string subject_;
   // The root object's key last read (as decoded from the text); unset until the root is an
@@ -127,12 +214,12 @@ Result<Json> parse_json_checked(std::string_view text, std::size_t max_depth,
   // as `{…}`. JSON has no NUL outside strings, and inside them it must be escaped.
   if (const auto nul = text.find('\0'); nul != std::string_view::npos) {
     return Error{error_code::kInvalidJson,
-                 std::string(subject) + " is not valid JSON (it holds a NUL byte, at byte " +
-                     std::to_string(nul + 1) + ")",
+                 std::string(subject) + " is not valid JSON at " + line_and_column(text, nul) +
+                     ": it holds a NUL byte",
                  ""};
   }
   Json root;
-  CheckedParse parse(root, max_depth, subject);
+  CheckedParse parse(root, text, max_depth, subject);
   const bool ok = Json::sax_parse(text, &parse, nlohmann::detail::input_format_t::json,
                                   /*strict=*/true, /*ignore_comments=*/false);
   if (!ok || parse.error()) {

@@ -1,8 +1,9 @@
 // The one boundary where untrusted JSON text (a request body, a problem file) becomes a tree.
 // One SAX pass checks every event before it reaches the tree builder and stops at the
 // nesting cap or at a key given twice in one object, so a hostile body never builds a deep
-// tree and typos like "W_q" twice are caught (a plain tree parse would keep the last). Parse errors keep their byte position but
-// never quote the input back.
+// tree and typos like "W_q" twice are caught (a plain tree parse would keep the last). A
+// syntax error says where (line and column) and why in plain words (NaN, Python's True,
+// single quotes, a trailing comma, …), and never quotes the input back.
 #pragma once
 
 #include <cstddef>

@@ -74,10 +74,22 @@ TEST(ProblemLoading, TooDeepFileNamesTheTopLevelFieldItIsUnder) {
   EXPECT_EQ(defects_of_text(deep), Lines{"tiny.json: the file is nested more than 32 levels deep"});
 }
 
-TEST(ProblemLoading, BadJsonGivesTheBytePosition) {
+TEST(ProblemLoading, BadJsonGivesTheLineAndColumnAndWhyInPlainWords) {
   EXPECT_EQ(defects_of_text(R"({"id": "tiny",)"),
-            Lines{"tiny.json: the file is not valid JSON (syntax error while parsing object key - "
-                  "unexpected end of input; expected string literal, at byte 15)"});
+            Lines{"tiny.json: the file is not valid JSON at line 1, column 15: it ends before "
+                  "every bracket, brace and quote is closed"});
+  // The usual slips of a file edited by hand, each on the line and column where it is.
+  EXPECT_EQ(defects_of_text("{\n  \"id\": \"tiny\",\n  \"tolerance\": 0.1\n  \"title\": \"t\"\n}"),
+            Lines{"tiny.json: the file is not valid JSON at line 4, column 3: a comma is missing "
+                  "before this item"});
+  EXPECT_EQ(defects_of_text("{\n  \"id\": \"tiny\",\n  \"tolerance\": 0.1,\n}\n"),
+            Lines{"tiny.json: the file is not valid JSON at line 4, column 1: a comma comes "
+                  "before this '}': JSON has no comma after the last item"});
+  EXPECT_EQ(defects_of_text("// my problem\n{}"),
+            Lines{"tiny.json: the file is not valid JSON at line 1, column 1: JSON has no "
+                  "comments"});
+  EXPECT_EQ(defects_of_text(""),
+            Lines{"tiny.json: the file is not valid JSON at line 1, column 1: it is empty"});
 }
 
 TEST(ProblemLoading, FileMustHoldAnObject) {
@@ -618,8 +630,8 @@ TEST(ProblemLoading, FolderReportsEveryDefectOfEveryFileInNameOrder) {
   dir.write("a-bad.json", "{");
   const std::string d = dir.path().string();
   EXPECT_EQ(set_defects(dir.path()),
-            (Lines{d + "/a-bad.json: the file is not valid JSON (syntax error while parsing "
-                       "object key - unexpected end of input; expected string literal, at byte 2)",
+            (Lines{d + "/a-bad.json: the file is not valid JSON at line 1, column 2: it ends "
+                       "before every bracket, brace and quote is closed",
                    d + "/b-bad.json: title: is missing",
                    d + "/b-bad.json: tolerance: must be a number greater than 0; it is 0"}));
 }
@@ -667,8 +679,9 @@ TEST(ProblemLoading, NonJsonFile) {
   TempDir dir;
   dir.write("notes.json", "These are my notes.\n");
   EXPECT_EQ(set_defects(dir.path()),
-            Lines{dir.path().string() + "/notes.json: the file is not valid JSON (syntax error "
-                                        "while parsing value - invalid literal, at byte 1)"});
+            Lines{dir.path().string() +
+                  "/notes.json: the file is not valid JSON at line 1, column 1: this is not a "
+                  "JSON value (a number, a \"string\", true, false, null, [ or {)"});
 }
 
 // API.md §2: problems/*.json, one problem a file. No name is set aside: a file named
