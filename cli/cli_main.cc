@@ -2,6 +2,9 @@
 //   headgrader validate PATH…                      every defect of each problem file or folder
 //   headgrader grade --problem ID [--problems DIR] [--text] SUBMISSION.json
 // `grade` prints exactly the JSON the server answers (or, with --text, a readable form).
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -30,11 +33,14 @@ constexpr const char* kUsage =
 // against what the server serves from any working directory.
 std::string default_problems_dir() { return HEADGRADER_PROBLEMS_DIR; }
 
+// The command line is wrong: what is wrong, then how it goes.
+int usage_error(const std::string& what) {
+  std::cerr << what << "\n" << kUsage;
+  return 2;
+}
+
 int validate(const std::vector<std::string>& paths) {
-  if (paths.empty()) {
-    std::cerr << kUsage;
-    return 2;
-  }
+  if (paths.empty()) return usage_error("validate needs a problem file or folder");
   bool all_valid = true;
   for (const auto& path : paths) {
     auto loaded = headgrader::ProblemSet::load(path);
@@ -62,14 +68,15 @@ int grade(const std::vector<std::string>& args) {
       text = true;
     } else if (submission_path.empty() && (args[i] == "-" || args[i].rfind("--", 0) != 0)) {
       submission_path = args[i];
+    } else if ((args[i] == "--problem" || args[i] == "--problems") && i + 1 == args.size()) {
+      return usage_error(args[i] + " needs a value");
     } else {
-      std::cerr << "unexpected argument \"" << args[i] << "\"\n" << kUsage;
-      return 2;
+      return usage_error("unexpected argument \"" + args[i] + "\"");
     }
   }
-  if (problem_id.empty() || submission_path.empty()) {
-    std::cerr << kUsage;
-    return 2;
+  if (problem_id.empty()) return usage_error("grade needs --problem ID");
+  if (submission_path.empty()) {
+    return usage_error("grade needs a submission file (or - for standard input)");
   }
   auto loaded = headgrader::ProblemSet::load(problems_dir);
   if (auto* defects = std::get_if<std::vector<headgrader::Defect>>(&loaded)) {
@@ -79,8 +86,11 @@ int grade(const std::vector<std::string>& args) {
   const auto& set = std::get<headgrader::ProblemSet>(loaded);
   const headgrader::Problem* problem = set.find(problem_id);
   if (!problem) {
-    std::cout << headgrader::error_to_json({headgrader::error_code::kNotFound,
-                                            "no problem has the id \"" + problem_id + "\"", ""})
+    std::string ids;
+    for (const auto& p : set.problems()) ids += (ids.empty() ? "" : ", ") + p->id;
+    std::cout << headgrader::error_to_json(
+                     {headgrader::error_code::kNotFound,
+                      "no problem has the id \"" + problem_id + "\"; the problems are " + ids, ""})
                      .dump(-1, ' ', false, headgrader::Json::error_handler_t::replace)
               << "\n";
     return 2;
@@ -91,7 +101,7 @@ int grade(const std::vector<std::string>& args) {
   } else {
     std::ifstream in(submission_path, std::ios::binary);
     if (!in) {
-      std::cerr << "cannot read " << submission_path << "\n";
+      std::cerr << "cannot read " << submission_path << ": " << std::strerror(errno) << "\n";
       return 2;
     }
     body << in.rdbuf();
@@ -121,6 +131,11 @@ int main(int argc, char** argv) {
     return args.empty() ? 2 : 0;
   }
   const std::vector<std::string> rest(args.begin() + 1, args.end());
+  if (std::find(rest.begin(), rest.end(), "--help") != rest.end() ||
+      std::find(rest.begin(), rest.end(), "-h") != rest.end()) {
+    std::cout << kUsage;
+    return 0;
+  }
   if (args[0] == "validate") return validate(rest);
   if (args[0] == "grade") return grade(rest);
   std::cerr << "unknown command \"" << args[0] << "\"\n" << kUsage;

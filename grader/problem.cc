@@ -222,13 +222,10 @@ ProblemOrDefects load_problem_text(std::string_view text, const std::string& fil
     return defects.take();
   }
   const auto slash = file_name.find_last_of('/');
-  std::string id_from_name = file_name.substr(slash == std::string::npos ? 0 : slash + 1);
-  if (id_from_name.size() > 5 && id_from_name.ends_with(".json")) {
-    id_from_name.resize(id_from_name.size() - 5);
-  }
+  const std::string base_name = file_name.substr(slash == std::string::npos ? 0 : slash + 1);
 
   Problem p;
-  read_problem_fields(json.value(), id_from_name, p, defects);
+  read_problem_fields(json.value(), base_name, p, defects);
   if (!defects.empty()) return defects.take();
   // The fields are sound; now what they mean together.
   find_representatives(p, defects);

@@ -241,7 +241,7 @@ void read_head_options(const Json& json, Problem& p, DefectList& defects) {
 
 }  // namespace
 
-void read_problem_fields(const Json& json, const std::string& id_from_name, Problem& p,
+void read_problem_fields(const Json& json, const std::string& file_name, Problem& p,
                          DefectList& defects) {
   check_unknown_keys(json, kFields, "", defects);
   if (const auto schema = json.find("$schema"); schema != json.end() && !schema->is_string()) {
@@ -258,9 +258,9 @@ void read_problem_fields(const Json& json, const std::string& id_from_name, Prob
         });
     if (!well_formed) {
       defects.add("id", "must be lowercase letters, digits and \"-\" only; it is \"" + *id + "\"");
-    } else if (*id != id_from_name) {
-      defects.add("id", "is \"" + *id + "\" but the file is " + id_from_name +
-                            ".json; the id must equal the file name without .json");
+    } else if (file_name != *id + ".json") {
+      defects.add("id", "is \"" + *id + "\" but the file is " + file_name +
+                            "; the id must equal the file name without .json");
     }
   }
   if (auto title = read_string(json, "title", defects)) p.title = *title;

@@ -42,9 +42,10 @@ void read_problem_strings(const Json& json, Problem& problem, DefectList& defect
 void read_problem_weights(const Json& json, Problem& problem, DefectList& defects);
 
 // Fills every field of `problem` that can be read from `json` (an object), with defaults,
-// and the parsed `expected`, n_e and n_v when those parts are sound. `id_from_name` is the
-// file name without ".json". Reports each defect to `defects`.
-void read_problem_fields(const Json& json, const std::string& id_from_name, Problem& problem,
+// and the parsed `expected`, n_e and n_v when those parts are sound. `file_name` is the
+// file's name without its folder (the id must be it without ".json"). Reports each defect to
+// `defects`.
+void read_problem_fields(const Json& json, const std::string& file_name, Problem& problem,
                          DefectList& defects);
 
 }  // namespace headgrader

@@ -110,5 +110,48 @@ TEST(Cli, GradeOfABadSubmissionPrintsTheErrorBody) {
                    "\n");
 }
 
+TEST(Cli, HelpAfterACommandPrintsTheUsageAndExitsZero) {
+  for (const char* args : {"--help", "validate --help", "grade --help", "grade -h"}) {
+    SCOPED_TRACE(args);
+    const auto r = run(args);
+    EXPECT_EQ(r.exit_code, 0) << r.out;
+    EXPECT_TRUE(r.out.starts_with("usage:\n  headgrader validate PATH...")) << r.out;
+  }
+}
+
+TEST(Cli, AnIncompleteCommandSaysWhatIsMissing) {
+  const auto first_line = [](const std::string& args) {
+    const auto r = run(args);
+    EXPECT_EQ(r.exit_code, 2) << r.out;
+    return r.out.substr(0, r.out.find('\n'));
+  };
+  EXPECT_EQ(first_line("validate"), "validate needs a problem file or folder");
+  EXPECT_EQ(first_line("grade submission.json"), "grade needs --problem ID");
+  EXPECT_EQ(first_line("grade --problem consonant-anywhere"),
+            "grade needs a submission file (or - for standard input)");
+  EXPECT_EQ(first_line("grade submission.json --problem"), "--problem needs a value");
+  EXPECT_EQ(first_line("grade --problem consonant-anywhere a.json b.json"),
+            "unexpected argument \"b.json\"");
+}
+
+TEST(Cli, GradeOfAnUnknownProblemListsTheProblems) {
+  const auto r = run("grade --problem nope --problems " HEADGRADER_SOURCE_DIR "/problems " +
+                     write_temp("any.json", "{}"));
+  EXPECT_EQ(r.exit_code, 2);
+  std::string ids;
+  for (const auto& p : testing::bundled_problems().problems()) {
+    ids += (ids.empty() ? "" : ", ") + p->id;
+  }
+  EXPECT_EQ(r.out, R"({"error":{"code":"not_found","message":"no problem has the id \"nope\"; )"
+                   R"(the problems are )" +
+                       ids + R"(","field":null}})" + "\n");
+}
+
+TEST(Cli, AnUnreadableSubmissionSaysWhy) {
+  const auto r = run("grade --problem consonant-anywhere /no/such/submission.json");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.out, "cannot read /no/such/submission.json: No such file or directory\n");
+}
+
 }  // namespace
 }  // namespace headgrader

@@ -191,6 +191,16 @@ TEST(ProblemLoading, IdMustMatchFileName) {
                   "file name without .json"});
 }
 
+TEST(ProblemLoading, AFileNotEndingInJsonIsNamedAsItIs) {
+  // `validate notes.txt`: before, "but the file is notes.txt.json", a file that is not there.
+  EXPECT_EQ(defects_of(tiny_problem(), "drafts/tiny.txt"),
+            Lines{"drafts/tiny.txt: id: is \"tiny\" but the file is tiny.txt; the id must "
+                  "equal the file name without .json"});
+  EXPECT_EQ(defects_of(tiny_problem(), "drafts/tiny"),
+            Lines{"drafts/tiny: id: is \"tiny\" but the file is tiny; the id must equal the "
+                  "file name without .json"});
+}
+
 TEST(ProblemLoading, IdMatchesTheFileNameWithoutItsFolder) {
   EXPECT_EQ(defects_of(tiny_problem(), "some/folder/tiny.json"), Lines{"loaded"});
 }
