@@ -162,6 +162,11 @@ void read_alphabet_and_classes(const Json& json, Problem& p, DefectList& defects
     if (!value.is_string()) {
       defects.add(field, "must be a string of alphabet characters; it is " +
                              describe_json_type(value));
+      // Still a class, with no members, so that `expected` naming it is not also reported
+      // as naming an unknown class (the problem is refused for this defect anyway).
+      p.classes.names.push_back(name);
+      p.classes.members.emplace_back(p.alphabet_chars.size(), false);
+      p.class_texts.emplace_back();
       continue;
     }
     std::vector<char32_t> chars;
@@ -188,11 +193,14 @@ void read_embeddings(const Json& json, Problem& p, DefectList& defects) {
     defects.add("W_E", "is missing");
   } else if (auto W_E = read_matrix(json.at("W_E"), "W_E", defects, limits::kMaxAlphabetSize)) {
     p.head.W_E = *W_E;
-    p.n_e = static_cast<std::size_t>(W_E->rows());
     if (!p.alphabet_chars.empty() && W_E->cols() != static_cast<Eigen::Index>(p.alphabet_chars.size())) {
       defects.add("W_E", "must have " + count_of(p.alphabet_chars.size(), "column", "columns") +
                              " (one per alphabet character); it has " +
                              std::to_string(W_E->cols()));
+    } else {
+      // Only a W_E of the right width says what n_e is: one written transposed would have the
+      // sound W_P, given and reference matrices reported as the wrong shape.
+      p.n_e = static_cast<std::size_t>(W_E->rows());
     }
   }
   if (json.contains("W_P")) {

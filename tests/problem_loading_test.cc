@@ -191,6 +191,26 @@ TEST(ProblemLoading, IdMustMatchFileName) {
                   "file name without .json"});
 }
 
+TEST(ProblemLoading, ATransposedEmbeddingIsTheOnlyDefectReported) {
+  // Three letters, two features: W_E written 3 x 2 instead of 2 x 3. Before, the sound
+  // reference was also reported, as "must have 3 columns (… n_e = 3)".
+  auto p = tiny_problem();
+  p["alphabet"] = "abc";
+  p["classes"] = {{"vowel", "a"}, {"consonant", "bc"}};
+  p["W_E"] = Json::parse("[[1, 0], [0, 1], [0, 1]]");
+  EXPECT_EQ(defects_of(p), Lines{"tiny.json: W_E: must have 3 columns (one per alphabet "
+                                 "character); it has 2"});
+  p["W_E"] = Json::parse("[[1, 0, 0], [0, 1, 1]]");
+  EXPECT_EQ(defects_of(p), Lines{"loaded"});
+}
+
+TEST(ProblemLoading, AClassWrittenAsAnArrayIsNotAlsoAnUnknownClassInExpected) {
+  auto p = tiny_problem();
+  p["classes"]["consonant"] = Json::parse(R"(["b"])");
+  EXPECT_EQ(defects_of(p), Lines{"tiny.json: classes.consonant: must be a string of alphabet "
+                                 "characters; it is an array"});
+}
+
 TEST(ProblemLoading, AFileNotEndingInJsonIsNamedAsItIs) {
   // `validate notes.txt`: before, "but the file is notes.txt.json", a file that is not there.
   EXPECT_EQ(defects_of(tiny_problem(), "drafts/tiny.txt"),
