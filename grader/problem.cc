@@ -275,8 +275,10 @@ std::variant<ProblemSet, std::vector<Defect>> ProblemSet::load(const std::filesy
     for (fs::directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec)) {
       const auto file = it->path().filename().string();
       // Every *.json file here is a problem (API.md §2); the editors' JSON Schema lives in a
-      // folder of its own, schema/, which is not listed.
-      if (file.ends_with(".json")) files.push_back(it->path());
+      // folder of its own, schema/, which is not listed. Hidden files are not, as the shell's
+      // *.json does not match them: an editor's lock or backup (Emacs's .#x.json, a dangling
+      // link while x.json is open) must not stop the server, and no id starts with '.'.
+      if (file.ends_with(".json") && !file.starts_with('.')) files.push_back(it->path());
     }
     if (ec) {
       return std::vector<Defect>{Defect{path.string(), "", "cannot be listed: " + ec.message()}};

@@ -288,8 +288,20 @@ void read_problem_fields(const Json& json, const std::string& file_name, Problem
     } else if (classes_read) {
       auto parsed = parse_expected(*source, p.classes);
       if (auto* error = std::get_if<ExpectedSyntaxError>(&parsed)) {
-        defects.add("expected", "column " + std::to_string(error->column + 1) + ": " +
-                                    error->render(*source));
+        // An `expected` written over several lines gets the line too, as its render shows
+        // only the line at fault.
+        const std::string_view before =
+            std::string_view(*source).substr(0, std::min(error->column, source->size()));
+        const std::size_t newline = before.rfind('\n');
+        const std::size_t column =
+            newline == std::string_view::npos ? before.size() + 1 : before.size() - newline;
+        std::string where;
+        if (source->find('\n') != std::string::npos) {
+          where =
+              "line " + std::to_string(1 + std::count(before.begin(), before.end(), '\n')) + ", ";
+        }
+        defects.add("expected",
+                    where + "column " + std::to_string(column) + ": " + error->render(*source));
       } else {
         p.expected = std::make_shared<const Expected>(std::get<Expected>(std::move(parsed)));
         p.n_v = p.expected->output_size();

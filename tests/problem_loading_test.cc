@@ -211,6 +211,14 @@ TEST(ProblemLoading, AClassWrittenAsAnArrayIsNotAlsoAnUnknownClassInExpected) {
                                  "characters; it is an array"});
 }
 
+TEST(ProblemLoading, AnExpectedOverSeveralLinesNamesTheLineAndItsColumn) {
+  auto p = tiny_problem();
+  p["expected"] = "any(consonant)\n  ? [0, 1]\n  : [1, 0";
+  // Line 3 is "  : [1, 0" (9 characters): the expression ends at its column 10.
+  EXPECT_EQ(defects_of(p), Lines{"tiny.json: expected: line 3, column 10: expected \",\" or "
+                                 "\"]\" but found end of input\n    : [1, 0\n           ^"});
+}
+
 TEST(ProblemLoading, AFileNotEndingInJsonIsNamedAsItIs) {
   // `validate notes.txt`: before, "but the file is notes.txt.json", a file that is not there.
   EXPECT_EQ(defects_of(tiny_problem(), "drafts/tiny.txt"),
@@ -737,6 +745,16 @@ TEST(ProblemLoading, EveryJsonFileInTheFolderIsAProblemWhateverItsName) {
   EXPECT_EQ(defects[0].rfind(dir.path().string() + "/schema.json: the file is not valid JSON", 0),
             0u)
       << defects[0];
+}
+
+TEST(ProblemLoading, HiddenFilesAreNotProblemsAsTheShellsGlobSkipsThem) {
+  TempDir dir;
+  dir.write("tiny.json", tiny_problem().dump());
+  fs::create_symlink("root@host.1234:1700000000", dir.path() / ".#tiny.json");  // Emacs's lock
+  dir.write(".tiny.json.swp.json", "{garbage");
+  const auto loaded = ProblemSet::load(dir.path());
+  ASSERT_TRUE(std::holds_alternative<ProblemSet>(loaded)) << set_defects(dir.path())[0];
+  EXPECT_EQ(std::get<ProblemSet>(loaded).problems().size(), 1u);
 }
 
 TEST(ProblemLoading, ThousandSmallProblemsLoad) {
