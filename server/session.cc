@@ -1,6 +1,7 @@
 #include "session.h"
 
 #include <algorithm>
+#include <charconv>
 #include <utility>
 
 #include "headgrader/limits.h"
@@ -17,12 +18,14 @@ bool is_http_parse_error(const beast::error_code& ec) {
 
 // What the parser refused, as the contract's error; nullopt when there is no one to answer
 // (the client left, a deadline passed, the server is closing the connection).
-std::optional<Error> read_error_answer(const beast::error_code& ec) {
+// `declared`: the request's Content-Length, when it has one.
+std::optional<Error> read_error_answer(const beast::error_code& ec,
+                                       std::optional<std::uint64_t> declared) {
   if (ec == http::error::body_limit) {
-    return Error{error_code::kBodyTooLarge,
-                 "the body is larger than the limit of " + std::to_string(limits::kMaxBodyBytes) +
-                     " bytes (1 MiB)",
-                 ""};
+    std::string message = "the body is larger than the limit of " +
+                          std::to_string(limits::kMaxBodyBytes) + " bytes (1 MiB)";
+    if (declared) message += "; the request declares " + std::to_string(*declared) + " bytes";
+    return Error{error_code::kBodyTooLarge, std::move(message), ""};
   }
   if (ec == http::error::header_limit) {
     return Error{error_code::kHeaderTooLarge,
@@ -234,7 +237,16 @@ void Session::write_answer(Routed routed) {
 }
 
 void Session::on_read_error(beast::error_code ec) {
-  std::optional<Error> error = read_error_answer(ec);
+  std::optional<std::uint64_t> declared;
+  if (const auto length = parser_->get().find(http::field::content_length);
+      length != parser_->get().end()) {
+    std::uint64_t value = 0;
+    const std::string_view text = length->value();
+    if (std::from_chars(text.data(), text.data() + text.size(), value).ec == std::errc()) {
+      declared = value;
+    }
+  }
+  std::optional<Error> error = read_error_answer(ec, declared);
   if (!error) return do_close();
   // Whatever of the request line did parse, for the access log.
   const auto& partial = parser_->get();

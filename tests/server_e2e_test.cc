@@ -161,6 +161,9 @@ TEST_F(ServerE2E, BodyOverTheLimitIs413AndTheServerKeepsServing) {
     EXPECT_EQ(response.result(), http::status::payload_too_large);
     EXPECT_EQ(response[http::field::content_type], "application/json");
     EXPECT_EQ(error_of(response)["code"], "body_too_large");
+    EXPECT_EQ(error_of(response)["message"],
+              "the body is larger than the limit of 1048576 bytes (1 MiB); the request declares "
+              "1048577 bytes");
     EXPECT_FALSE(response.keep_alive());
   }
   // Chunked, so the limit is only found while reading.
@@ -181,6 +184,9 @@ TEST_F(ServerE2E, BodyOverTheLimitIs413AndTheServerKeepsServing) {
     const HttpResponse response = client.read();
     EXPECT_EQ(response.result(), http::status::payload_too_large);
     EXPECT_EQ(error_of(response)["code"], "body_too_large");
+    // No length was declared: the limit alone.
+    EXPECT_EQ(error_of(response)["message"],
+              "the body is larger than the limit of 1048576 bytes (1 MiB)");
   }
   Client after(port_);
   EXPECT_EQ(after.send(http::verb::post, kGradePath, kHandoutSolution).body(),
