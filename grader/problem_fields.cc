@@ -39,9 +39,12 @@ void check_unknown_keys(const Json& object, std::span<const char* const> known,
   for (const auto& [key, value] : object.items()) {
     if (std::find(known.begin(), known.end(), key) != known.end()) continue;
     std::string hint;
-    std::size_t nearest = 3;  // suggest only names within two edits, the nearest first
+    // Suggest only names within two edits, the nearest first, or that the key begins
+    // (strings.max_len, strings.exhaustive).
+    std::size_t nearest = 3;
     for (const char* name : known) {
-      if (const auto d = edit_distance(key, name); d < nearest) {
+      const bool abbreviates = key.size() >= 3 && std::string_view(name).starts_with(key);
+      if (const auto d = abbreviates ? 1 : edit_distance(key, name); d < nearest) {
         nearest = d;
         hint = " (did you mean \"" + std::string(name) + "\"?)";
       }

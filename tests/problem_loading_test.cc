@@ -181,6 +181,23 @@ TEST(ProblemLoading, UnknownFieldInsideStrings) {
                   "(problems/README.md)"});
 }
 
+TEST(ProblemLoading, AFieldNameCutShortIsSuggestedWhole) {
+  const std::string guide = "; the fields are listed in the authoring guide (problems/README.md)";
+  auto p = tiny_problem();
+  p["strings"].erase("max_length");
+  p["strings"]["max_len"] = 3;
+  p["strings"]["exhaustive"] = 3;
+  p["strings"]["ex"] = 3;  // too short to stand for a name
+  EXPECT_EQ(
+      defects_of(p),
+      (Lines{"tiny.json: strings.max_len: unknown field (did you mean \"max_length\"?)" + guide,
+             "tiny.json: strings.exhaustive: unknown field (did you mean "
+             "\"exhaustive_length\"?)" +
+                 guide,
+             "tiny.json: strings.ex: unknown field" + guide,
+             "tiny.json: strings.max_length: is missing"}));
+}
+
 // --- id --------------------------------------------------------------------------------------
 
 TEST(ProblemLoading, IdMustMatchFileName) {
