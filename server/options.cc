@@ -46,7 +46,8 @@ Result<ServerOptions> parse_options(std::span<const std::string_view> args) {
       continue;
     }
     if (flag != "--problems" && flag != "--address" && flag != "--port" && flag != "--threads" &&
-        flag != "--max-connections" && flag != "--read-timeout-ms") {
+        flag != "--max-connections" && flag != "--read-timeout-ms" &&
+        flag != "--shutdown-grace-ms") {
       return usage_error("unknown argument \"" + std::string(flag) + "\"; see --help");
     }
     if (!has_value) {
@@ -89,6 +90,14 @@ Result<ServerOptions> parse_options(std::span<const std::string_view> args) {
                            "\"");
       }
       options.read_timeout = std::chrono::milliseconds(millis);
+    } else if (flag == "--shutdown-grace-ms") {
+      const auto longest = std::chrono::milliseconds(limits::kShutdownGrace).count();
+      unsigned millis = 0;
+      if (!parse_number<unsigned>(value, static_cast<unsigned>(longest), millis)) {
+        return usage_error("--shutdown-grace-ms must be a number from 0 to " +
+                           std::to_string(longest) + "; it is \"" + std::string(value) + "\"");
+      }
+      options.shutdown_grace = std::chrono::milliseconds(millis);
     } else {
       if (!parse_number<unsigned>(value, kMaxThreads, options.threads) || options.threads == 0) {
         return usage_error("--threads must be a number from 1 to " + std::to_string(kMaxThreads) +

@@ -25,9 +25,11 @@ struct ServerOptions {
   bool help = false;
   bool healthcheck = false;  // GET /healthz on ADDRESS (loopback for 0.0.0.0/::), PORT
   // Hidden flags for tests (not in --help; README, Hardening): --max-connections N lowers
-  // the connection cap, --read-timeout-ms N shortens the read and idle timeouts.
+  // the connection cap, --read-timeout-ms N shortens the read and idle timeouts,
+  // --shutdown-grace-ms N the grace given to requests in flight on SIGTERM.
   std::size_t max_connections = limits::kMaxConnections;
   std::chrono::milliseconds read_timeout = limits::kReadTimeout;
+  std::chrono::milliseconds shutdown_grace = limits::kShutdownGrace;
 };
 
 // `args` without the program name. Errors (code "usage") name the flag and what is wrong.

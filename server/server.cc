@@ -85,7 +85,7 @@ int serve(const ProblemSet& problems, const std::string& address, std::uint16_t 
     if (wait_ec) return;
     listener->shutdown();
     drain(std::make_shared<net::steady_timer>(ioc), listener,
-          std::chrono::steady_clock::now() + limits::kShutdownGrace, ioc);
+          std::chrono::steady_clock::now() + tuning.shutdown_grace, ioc);
   });
 
   out << "listening on http://" << url_host(ip) << ':' << listener->local_endpoint().port()

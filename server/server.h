@@ -20,6 +20,7 @@ namespace headgrader::server {
 struct ConnectionTuning {
   std::size_t max_connections = limits::kMaxConnections;
   std::chrono::milliseconds read_timeout = limits::kReadTimeout;
+  std::chrono::milliseconds shutdown_grace = limits::kShutdownGrace;
 };
 
 // Serves `problems` on address:port with `threads` threads until SIGTERM or SIGINT. Writes

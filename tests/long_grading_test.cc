@@ -100,12 +100,16 @@ TEST(LongGradings, OnlyAGradingStringByStringOverTheLimitCountsAsLong) {
 // half a second (2 097 150 strings, each position attending to the ones before).
 class LongGradingServer : public ::testing::Test {
  protected:
-  void SetUp() override {
+  void SetUp() override { start_server({}); }
+
+  void start_server(const std::vector<std::string>& extra_args) {
     dir_ = testing::private_temp_path("long-grading-server");
     fs::create_directories(dir_);
     write_problem(dir_, first_position_up_to(20, "position-20"));
-    server_.emplace(std::vector<std::string>{"--problems", dir_.string(), "--address", "127.0.0.1",
-                                             "--port", "0", "--threads", "1"});
+    std::vector<std::string> args{"--problems", dir_.string(), "--address", "127.0.0.1",
+                                  "--port",     "0",           "--threads", "1"};
+    args.insert(args.end(), extra_args.begin(), extra_args.end());
+    server_.emplace(args);
     // Loading proves the reference passes: a grading's time, longer under sanitizers.
     const std::string line = server_->read_line(120s);
     ASSERT_TRUE(line.starts_with("listening on http://")) << line << server_->stderr_text();
@@ -154,6 +158,33 @@ TEST_F(LongGradingServer, AGradingInFlightAtSigtermIsAnsweredAndTheServerExitsZe
   const ExitStatus status = server_->wait();
   EXPECT_TRUE(status.exited);
   EXPECT_EQ(status.code, 0);
+}
+
+// With the grace cut to 0.1 s, a grading still running at its end is not waited for: the
+// server exits 0 at once, with its log written, and the grading's client gets no answer.
+TEST_F(LongGradingServer, AGradingStillRunningAfterTheGraceIsCutOffAndTheServerExitsZero) {
+  server_.reset();
+  start_server({"--shutdown-grace-ms", "100"});
+  Client grading(port_);
+  const auto started = std::chrono::steady_clock::now();
+  expect_passing_grade(
+      grading.send(http::verb::post, "/v1/problems/position-20/grade", kSharpFirstPosition));
+  const auto one_grading = std::chrono::steady_clock::now() - started;
+
+  start_grading(grading);
+  const auto signalled = std::chrono::steady_clock::now();
+  server_->signal(SIGTERM);
+  const ExitStatus status = server_->wait();
+  const auto stopping = std::chrono::steady_clock::now() - signalled;
+  EXPECT_TRUE(status.exited);
+  EXPECT_EQ(status.code, 0);
+  // Waiting for the grading would take most of one_grading (less the 0.1 s it had run).
+  EXPECT_LT(stopping, one_grading / 2) << "the server waited for the grading";
+  EXPECT_TRUE(grading.closed_by_server());
+  // The first grading's line was written out before the exit.
+  EXPECT_NE(server_->stderr_text().find(R"("path":"/v1/problems/position-20/grade","status":200)"),
+            std::string::npos)
+      << server_->stderr_text();
 }
 
 }  // namespace

@@ -498,5 +498,13 @@ TEST(ServerOptions, RefusesBadValuesNamingTheFlag) {
   EXPECT_EQ(parse({"--prot", "1"}).error().message, "unknown argument \"--prot\"; see --help");
 }
 
+TEST(ServerOptions, TheHiddenShutdownGraceFlagGoesFromZeroToTheContractsFiveSeconds) {
+  EXPECT_EQ(parse({})->shutdown_grace, std::chrono::seconds(5));
+  EXPECT_EQ(parse({"--shutdown-grace-ms", "0"})->shutdown_grace, std::chrono::milliseconds(0));
+  EXPECT_EQ(parse({"--shutdown-grace-ms=100"})->shutdown_grace, std::chrono::milliseconds(100));
+  EXPECT_EQ(parse({"--shutdown-grace-ms", "5001"}).error().message,
+            "--shutdown-grace-ms must be a number from 0 to 5000; it is \"5001\"");
+}
+
 }  // namespace
 }  // namespace headgrader::server
