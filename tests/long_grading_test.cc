@@ -1,6 +1,7 @@
 // Gradings that take long (a problem graded string by string over many strings) run off the
-// threads that read and write: /healthz and other connections are answered meanwhile, and a
-// SIGTERM still lets the grading in flight answer before the server exits 0.
+// threads that read and write: /healthz and other connections are answered meanwhile; on
+// SIGTERM the grading in flight answers within the grace, or is cut off at its end, and the
+// server exits 0 either way.
 #include <gtest/gtest.h>
 #include <signal.h>
 
