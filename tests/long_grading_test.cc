@@ -9,7 +9,6 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
-#include <thread>
 #include <variant>
 
 #include "headgrader/limits.h"
@@ -120,11 +119,14 @@ class LongGradingServer : public ::testing::Test {
     port_ = static_cast<std::uint16_t>(std::stoi(line.substr(line.rfind(':') + 1)));
   }
 
-  // Sends the grading and gives the server time to start it.
+  // Sends the grading and waits until the server has taken it up, without guessing how long
+  // that takes on this machine: the one thread read the grading, which was in its socket
+  // before another connection was even opened, before it answers that connection's /healthz.
   void start_grading(Client& client, const std::string& id = "position-20") {
     client.write(http::verb::post, "/v1/problems/" + id + "/grade", kSharpFirstPosition);
-    std::this_thread::sleep_for(100ms);
-    ASSERT_FALSE(client.readable()) << "the grading was answered within 0.1 s: it is not long";
+    Client other(port_);
+    ASSERT_EQ(other.send(http::verb::get, "/healthz").result(), http::status::ok);
+    ASSERT_FALSE(client.readable()) << "the grading was answered at once: it is not long";
   }
 
   // Every string up to `length` over the two groups: 2 + 4 + … + 2^length.
@@ -165,11 +167,11 @@ TEST_F(LongGradingServer, AGradingInFlightAtSigtermIsAnsweredAndTheServerExitsZe
   EXPECT_EQ(status.code, 0);
 }
 
-// With the grace cut to 0.1 s, a grading still running at its end is not waited for: the
+// With the grace cut to 0.02 s, a grading still running at its end is not waited for: the
 // server exits 0 at once, with its log written, and the grading's client gets no answer.
 TEST_F(LongGradingServer, AGradingStillRunningAfterTheGraceIsCutOffAndTheServerExitsZero) {
   server_.reset();
-  start_server({"--shutdown-grace-ms", "100"});
+  start_server({"--shutdown-grace-ms", "20"});
   Client grading(port_);
   const auto started = std::chrono::steady_clock::now();
   expect_passing_grade(
@@ -183,7 +185,7 @@ TEST_F(LongGradingServer, AGradingStillRunningAfterTheGraceIsCutOffAndTheServerE
   const auto stopping = std::chrono::steady_clock::now() - signalled;
   EXPECT_TRUE(status.exited);
   EXPECT_EQ(status.code, 0);
-  // Waiting for the grading would take most of one_grading (less the 0.1 s it had run).
+  // Waiting for the grading would take nearly all of one_grading: it had only just started.
   EXPECT_LT(stopping, one_grading / 2) << "the server waited for the grading";
   EXPECT_TRUE(grading.closed_by_server());
   // The first grading's line was written out before the exit.
