@@ -1,6 +1,7 @@
 #include "exhaustive.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <optional>
 #include <vector>
@@ -114,45 +115,90 @@ class GroupCountHead {
   double margin() const { return margin_; }
 
   // The row for a prefix whose groups are counted in `n` and whose last token is in group a.
-  void row(const int* n, std::size_t a, double* out) {
-    const double* e = exponentials(n, a);
-    double z = 0;
-    for (std::size_t c = 0; c < n_v_; ++c) out[c] = 0;
-    for (std::size_t b = 0; b < g_; ++b) {
-      if (n[b] == 0) continue;
-      const double weight = n[b] * e[b];
-      z += weight;
-      for (std::size_t c = 0; c < n_v_; ++c) out[c] += weight * v_[b * n_v_ + c];
-    }
-    for (std::size_t c = 0; c < n_v_; ++c) out[c] /= z;
-  }
+  void row(const int* n, std::size_t a, double* out) { (this->*row_)(n, a, out); }
 
  private:
-  // e^{S[a][b] − m} for each group b present in `n` (m: the largest such S[a][b]). They
-  // depend only on a and on which groups are present, so with few groups each set is
-  // computed once per grade: 2 groups need 6 sets where a grade meets ~100 rows.
+  using RowFunction = void (GroupCountHead::*)(const int*, std::size_t, double*);
+
+  // row() with G groups and NV components of v known when compiled (0: read from g_, n_v_).
+  // A grade computes about a hundred rows, mostly of 2 groups and 2 components: with the
+  // loops unrolled, grading the handout solution takes a quarter less time (README).
+  template <std::size_t G, std::size_t NV>
+  void row_of(const int* n, std::size_t a, double* out) {
+    const std::size_t groups = G != 0 ? G : g_, n_v = NV != 0 ? NV : n_v_;
+    const double* e = exponentials<G>(n, a);
+    // Summed in a local array when its size is known: `out` may alias v_ as far as the
+    // compiler knows, which would store and reload each sum.
+    std::array<double, NV != 0 ? NV : 1> local{};
+    double* const sum = NV != 0 ? local.data() : out;
+    for (std::size_t c = 0; c < n_v; ++c) sum[c] = 0;
+    double z = 0;
+    for (std::size_t b = 0; b < groups; ++b) {
+      const double weight = n[b] * e[b];  // 0 for an absent group: e[b] is 0, not skipped,
+      z += weight;                        // so the unrolled loop has no branch
+      for (std::size_t c = 0; c < n_v; ++c) sum[c] += weight * v_[b * n_v + c];
+    }
+    for (std::size_t c = 0; c < n_v; ++c) out[c] = sum[c] / z;
+  }
+
+  template <std::size_t G>
+  static RowFunction row_for_components(std::size_t n_v) {
+    switch (n_v) {
+      case 1:
+        return &GroupCountHead::row_of<G, 1>;
+      case 2:
+        return &GroupCountHead::row_of<G, 2>;
+      case 3:
+        return &GroupCountHead::row_of<G, 3>;
+      case 4:
+        return &GroupCountHead::row_of<G, 4>;
+      default:
+        return &GroupCountHead::row_of<G, 0>;
+    }
+  }
+  static RowFunction row_for(std::size_t groups, std::size_t n_v) {
+    switch (groups) {
+      case 1:
+        return row_for_components<1>(n_v);
+      case 2:
+        return row_for_components<2>(n_v);
+      case 3:
+        return row_for_components<3>(n_v);
+      case 4:
+        return row_for_components<4>(n_v);
+      default:
+        return &GroupCountHead::row_of<0, 0>;
+    }
+  }
+
+  // e^{S[a][b] − m} for each group b present in `n` (m: the largest such S[a][b]), 0 for
+  // the others. They depend only on a and on which groups are present, so with few groups
+  // each set is computed once per grade: 2 groups need 6 sets where a grade meets ~100 rows.
+  template <std::size_t G>
   const double* exponentials(const int* n, std::size_t a) {
+    const std::size_t groups = G != 0 ? G : g_;
     double* e = scratch_;
-    if (g_ <= kCachedGroups) {
+    if (groups <= kCachedGroups) {
       std::size_t present = 0;
-      for (std::size_t b = 0; b < g_; ++b) present |= std::size_t{n[b] > 0} << b;
-      const std::size_t set = (a << g_) | present;
-      e = &cache_[set * g_];
+      for (std::size_t b = 0; b < groups; ++b) present |= std::size_t{n[b] > 0} << b;
+      const std::size_t set = (a << groups) | present;
+      e = &cache_[set * groups];
       if (cached_[set]) return e;
       cached_[set] = 1;
     }
-    const double* s = &scores_[a * g_];
+    const double* s = &scores_[a * groups];
     double m = -INFINITY;
-    for (std::size_t b = 0; b < g_; ++b) {
+    for (std::size_t b = 0; b < groups; ++b) {
       if (n[b] > 0) m = std::max(m, s[b]);
     }
-    for (std::size_t b = 0; b < g_; ++b) e[b] = n[b] > 0 ? portable_exp(s[b] - m) : 0.0;
+    for (std::size_t b = 0; b < groups; ++b) e[b] = n[b] > 0 ? portable_exp(s[b] - m) : 0.0;
     return e;
   }
 
   static constexpr std::size_t kCachedGroups = 4;
 
   std::size_t g_, n_v_;
+  RowFunction row_ = row_for(g_, n_v_);
   std::vector<double> numbers_;  // the four arrays below, one after the other
   double* scores_ = nullptr;     // scores_[a * g + b] = scale · q_a · k_b
   double* v_ = nullptr;          // v_[b * n_v + c]
