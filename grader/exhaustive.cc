@@ -478,8 +478,15 @@ bool PrefixJudge::Impl::every_tested_slot_passes() {
       return false;
     }
     const std::size_t g = graph_->groups;
+    // Each row judged against the graph's expected row as it stands, its verdict not kept:
+    // a correct head needs none of them afterwards, and for another the grade goes on by
+    // state_verdict, which finds again at most the ones judged here.
+    const double margin = fast_->margin();
     const auto passes = [&](std::size_t slot) {
-      return state_verdict(static_cast<int>(slot / g), slot % g) == Verdict::kPass;
+      const int state = static_cast<int>(slot / g);
+      fast_->row(graph_->counts_of(state), slot % g, out_);
+      return headgrader::judge(out_, graph_->expected_row(state, slot % g), p_.n_v, p_.tolerance,
+                               margin) == Verdict::kPass;
     };
     for (std::size_t state = 1; state < graph_->exhaustive_states; ++state) {
       const int* n = graph_->counts_of(static_cast<int>(state));
