@@ -344,6 +344,12 @@ class PrefixJudge::Impl {
     return true;
   }
 
+  // Whether every (state, last group) slot that a tested prefix is in passes clearly: then
+  // every tested string passes, with nothing to count or walk (the common case of a correct
+  // submission). Found once, on first use: about as many rows as counting would judge.
+  // False without the problem's graph, or as soon as one slot fails or is too close to call.
+  bool every_tested_slot_passes();
+
   // extra_strings[i]: from the verdict of its path when the graph has the paths.
   bool extra_string_passes(std::size_t i) {
     if (every_tested_slot_passes()) return true;
@@ -421,11 +427,6 @@ class PrefixJudge::Impl {
   std::size_t state_count() const { return graph_ ? graph_->size() : states_->size(); }
 
   Verdict state_verdict(int state, std::size_t group);
-  // Whether every (state, last group) slot that a tested prefix is in passes clearly: then
-  // every tested string passes, with nothing to count or walk (the common case of a correct
-  // submission). Found once, on first use: about as many rows as counting would judge.
-  // False without the problem's graph, or as soon as one slot fails or is too close to call.
-  bool every_tested_slot_passes();
   // As StateTable::verdict: 0 every slot of the path passes, 1 one fails, 2 none fails but
   // one is too close to call from its state (the string is then judged prefix by prefix).
   signed char path_verdict(std::size_t path);
@@ -606,6 +607,7 @@ PrefixJudge::~PrefixJudge() = default;
 bool PrefixJudge::passes(std::span<const int> prefix) { return impl_->passes(prefix); }
 bool PrefixJudge::string_passes(std::span<const int> s) { return impl_->string_passes(s); }
 bool PrefixJudge::extra_string_passes(std::size_t i) { return impl_->extra_string_passes(i); }
+bool PrefixJudge::every_tested_string_passes() { return impl_->every_tested_slot_passes(); }
 std::optional<std::uint64_t> PrefixJudge::count_exhaustive_failures(int E,
                                                                   FailureCollector& failures) {
   return impl_->count_failures(E, failures);

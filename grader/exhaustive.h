@@ -34,6 +34,10 @@ class PrefixJudge {
   // string_passes(problem.extra_strings[i]), judged once for all the extra strings that
   // reach the same count states when the problem's graph lists them (count_states.h).
   bool extra_string_passes(std::size_t i);
+  // Whether every tested string passes, known from the count states alone: true only when
+  // every (state, last group) slot a tested prefix reaches passes clearly (the common case
+  // of a correct head). False says nothing: the strings must then be judged.
+  bool every_tested_string_passes();
   // How many strings of the exhaustive set (lengths 1..E) fail, adding those that could make
   // the report to `failures`, computed over count states: a prefix's verdict depends only on
   // its group counts and last group, so the passing strings are counted by dynamic
