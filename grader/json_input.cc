@@ -11,16 +11,10 @@
 namespace headgrader {
 namespace {
 
-// "line 3, column 7" of the byte at `offset` (both 1-based, columns in bytes).
+// "line 3, column 7" of the byte at `offset`.
 std::string line_and_column(std::string_view text, std::size_t offset) {
-  std::size_t line = 1, line_start = 0;
-  for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      line_start = i + 1;
-    }
-  }
-  return "line " + std::to_string(line) + ", column " + std::to_string(offset - line_start + 1);
+  const TextPosition at = position_in(text, offset);
+  return "line " + std::to_string(at.line) + ", column " + std::to_string(at.column);
 }
 
 // Walks the token stream once, checking depth and duplicate keys before each event reaches

@@ -31,6 +31,19 @@ std::string count_of(std::size_t n, const char* singular, const char* plural) {
   return std::to_string(n) + " " + (n == 1 ? singular : plural);
 }
 
+TextPosition position_in(std::string_view text, std::size_t offset) {
+  TextPosition at;
+  std::size_t line_start = 0;
+  for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++at.line;
+      line_start = i + 1;
+    }
+  }
+  at.column = offset - line_start + 1;
+  return at;
+}
+
 Result<Matrix> parse_matrix(const Json& value, const std::string& name,
                             std::size_t max_columns) {
   const auto fail = [&](const char* code, std::string message) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "headgrader/attention.h"
 #include "headgrader/limits.h"
@@ -20,6 +21,14 @@ std::string shorten_for_message(const std::string& text);
 
 // "1 row" / "3 rows".
 std::string count_of(std::size_t n, const char* singular, const char* plural);
+
+// The line and column (both 1-based, columns counted in bytes) of the byte at `offset` of
+// `text`, for messages that point into a file or a formula: "line 3, column 7".
+struct TextPosition {
+  std::size_t line = 1;
+  std::size_t column = 1;
+};
+TextPosition position_in(std::string_view text, std::size_t offset);
 
 // A non-empty rectangular array of arrays of finite numbers with |x| ≤ kMaxAbsEntry and at
 // most kMaxMatrixRows rows and `max_columns` columns. `name` is how the matrix is named in

@@ -293,18 +293,12 @@ void read_problem_fields(const Json& json, const std::string& file_name, Problem
       if (auto* error = std::get_if<ExpectedSyntaxError>(&parsed)) {
         // An `expected` written over several lines gets the line too, as its render shows
         // only the line at fault.
-        const std::string_view before =
-            std::string_view(*source).substr(0, std::min(error->column, source->size()));
-        const std::size_t newline = before.rfind('\n');
-        const std::size_t column =
-            newline == std::string_view::npos ? before.size() + 1 : before.size() - newline;
+        const TextPosition at = position_in(*source, std::min(error->column, source->size()));
         std::string where;
-        if (source->find('\n') != std::string::npos) {
-          where =
-              "line " + std::to_string(1 + std::count(before.begin(), before.end(), '\n')) + ", ";
-        }
+        if (source->find('\n') != std::string::npos)
+          where = "line " + std::to_string(at.line) + ", ";
         defects.add("expected",
-                    where + "column " + std::to_string(column) + ": " + error->render(*source));
+                    where + "column " + std::to_string(at.column) + ": " + error->render(*source));
       } else {
         p.expected = std::make_shared<const Expected>(std::get<Expected>(std::move(parsed)));
         p.n_v = p.expected->output_size();
