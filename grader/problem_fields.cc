@@ -295,8 +295,9 @@ void read_problem_fields(const Json& json, const std::string& file_name, Problem
         // only the line at fault.
         const TextPosition at = position_in(*source, std::min(error->column, source->size()));
         std::string where;
-        if (source->find('\n') != std::string::npos)
+        if (source->find('\n') != std::string::npos) {
           where = "line " + std::to_string(at.line) + ", ";
+        }
         defects.add("expected",
                     where + "column " + std::to_string(at.column) + ": " + error->render(*source));
       } else {
