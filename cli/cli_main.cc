@@ -86,11 +86,10 @@ int grade(const std::vector<std::string>& args) {
   const auto& set = std::get<headgrader::ProblemSet>(loaded);
   const headgrader::Problem* problem = set.find(problem_id);
   if (!problem) {
-    std::string ids;
-    for (const auto& p : set.problems()) ids += (ids.empty() ? "" : ", ") + p->id;
-    std::cout << headgrader::error_to_json(
-                     {headgrader::error_code::kNotFound,
-                      "no problem has the id \"" + problem_id + "\"; the problems are " + ids, ""})
+    std::cout << headgrader::error_to_json({headgrader::error_code::kNotFound,
+                                            "no problem has the id \"" + problem_id +
+                                                "\"; the problems are " + set.ids_text(),
+                                            ""})
                      .dump(-1, ' ', false, headgrader::Json::error_handler_t::replace)
               << "\n";
     return 2;

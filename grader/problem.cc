@@ -317,4 +317,13 @@ const Problem* ProblemSet::find(std::string_view id) const {
   return at != problems_.end() && (*at)->id == id ? at->get() : nullptr;
 }
 
+std::string ProblemSet::ids_text() const {
+  std::string text;
+  for (const auto& problem : problems_) {
+    if (!text.empty()) text += ", ";
+    text += problem->id;
+  }
+  return text;
+}
+
 }  // namespace headgrader

@@ -144,13 +144,11 @@ bool is_json_content_type(std::string_view value) {
       [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
 }
 
-Router::Router(const ProblemSet& problems) : problems_(problems) {
+Router::Router(const ProblemSet& problems) : problems_(problems), known_ids_(problems.ids_text()) {
   Json list = Json::array();
   for (const auto& problem : problems_.problems()) {
     list.push_back(problem_summary_json(*problem));
     rendered_.push_back({problem.get(), problem_to_json(*problem).dump()});
-    if (!known_ids_.empty()) known_ids_ += ", ";
-    known_ids_ += problem->id;
   }
   list_json_ = Json{{"problems", std::move(list)}}.dump();
 }

@@ -102,6 +102,8 @@ class ProblemSet {
   const Problem* find(std::string_view id) const;
   // Ascending id.
   const std::vector<std::shared_ptr<const Problem>>& problems() const { return problems_; }
+  // The ids in that order as "a, b, c", for messages that list the problems there are.
+  std::string ids_text() const;
 
  private:
   std::vector<std::shared_ptr<const Problem>> problems_;
