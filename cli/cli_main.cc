@@ -13,6 +13,7 @@
 
 #include "headgrader/grade.h"
 #include "headgrader/problem.h"
+#include "headgrader/problem_warnings.h"
 #include "headgrader/report.h"
 #include "headgrader/submission.h"
 
@@ -22,7 +23,8 @@ constexpr const char* kUsage =
     "usage:\n"
     "  headgrader validate PATH...\n"
     "      Checks problem files (or folders of them); prints every defect and exits 1 if\n"
-    "      any, else prints one line per valid problem and exits 0.\n"
+    "      any, else prints one line per valid problem, and a warning under it if a\n"
+    "      submission of zeros passes it, and exits 0.\n"
     "  headgrader grade --problem ID [--problems DIR] [--text] SUBMISSION.json\n"
     "      Grades a submission (a file, or - for standard input) and prints the JSON the\n"
     "      server answers; --text prints it for a person instead. DIR defaults to\n"
@@ -51,6 +53,9 @@ int validate(const std::vector<std::string>& paths) {
     }
     for (const auto& p : std::get<headgrader::ProblemSet>(loaded).problems()) {
       std::cout << p->id << ": valid (" << p->tested_total() << " tested strings)\n";
+      for (const auto& w : headgrader::problem_warnings(*p)) {
+        std::cout << p->id << ": warning: " << w.field << ": " << w.message << "\n";
+      }
     }
   }
   return all_valid ? 0 : 1;

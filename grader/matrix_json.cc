@@ -31,6 +31,15 @@ std::string count_of(std::size_t n, const char* singular, const char* plural) {
   return std::to_string(n) + " " + (n == 1 ? singular : plural);
 }
 
+std::string list_names(const std::vector<std::string>& names) {
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) out += i + 1 == names.size() ? " and " : ", ";
+    out += names[i];
+  }
+  return out;
+}
+
 TextPosition position_in(std::string_view text, std::size_t offset) {
   TextPosition at;
   std::size_t line_start = 0;

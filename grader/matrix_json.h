@@ -4,6 +4,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "headgrader/attention.h"
 #include "headgrader/limits.h"
@@ -21,6 +22,9 @@ std::string shorten_for_message(const std::string& text);
 
 // "1 row" / "3 rows".
 std::string count_of(std::size_t n, const char* singular, const char* plural);
+
+// "W_q", "W_q and W_k", "W_q, W_k and W_V".
+std::string list_names(const std::vector<std::string>& names);
 
 // The line and column (both 1-based, columns counted in bytes) of the byte at `offset` of
 // `text`, for messages that point into a file or a formula: "line 3, column 7".

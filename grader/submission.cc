@@ -33,16 +33,6 @@ const char* canonical_weight_name(std::string_view key) {
 
 namespace {
 
-// "W_q", "W_q and W_k", "W_q, W_k and W_V".
-std::string list_names(const std::vector<std::string>& names) {
-  std::string out;
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    if (i > 0) out += i + 1 == names.size() ? " and " : ", ";
-    out += names[i];
-  }
-  return out;
-}
-
 std::string lowercase(std::string s) {
   for (auto& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
   return s;

@@ -42,6 +42,21 @@ TEST(Cli, ValidateAcceptsTheBundledProblems) {
   EXPECT_NE(r.out.find("consonant-anywhere: valid"), std::string::npos) << r.out;
 }
 
+TEST(Cli, ValidateWarnsOfAProblemThatASubmissionOfZerosPassesAndStillExitsZero) {
+  std::ifstream in(HEADGRADER_SOURCE_DIR "/problems/consonant-anywhere.json");
+  Json problem = Json::parse(in);
+  problem["id"] = "loose";
+  problem["tolerance"] = 1;  // expected is [1, 0] or [0, 1]: zeros are off by exactly 1
+  const auto r = run("validate " + write_temp("loose.json", problem.dump()));
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_EQ(r.out,
+            "loose: valid (697 tested strings)\n"
+            "loose: warning: tolerance: a submission of zeros (every entry of W_q, W_k and W_V 0) "
+            "passes all 697 tested strings: with a tolerance of 1 the grade cannot tell a "
+            "solution from none; make the tolerance smaller or `expected` farther from what "
+            "such a head outputs\n");
+}
+
 TEST(Cli, ValidatePrintsEveryDefectAndExitsOne) {
   const auto path = write_temp("broken.json", R"({"id": "broken", "tolerance": -1})");
   const auto r = run("validate " + path);

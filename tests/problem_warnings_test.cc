@@ -1,0 +1,75 @@
+// problem_warnings: a problem that loads but whose tests a submission of zeros passes.
+#include "headgrader/problem_warnings.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+#include <variant>
+
+#include "headgrader/report.h"
+#include "test_support.h"
+
+namespace headgrader {
+namespace {
+
+Json bundled_json(const std::string& id) {
+  std::ifstream in(HEADGRADER_SOURCE_DIR "/problems/" + id + ".json");
+  return Json::parse(in);
+}
+
+Problem load(const Json& json) {
+  auto loaded = load_problem_text(json.dump(), json["id"].get<std::string>() + ".json");
+  if (auto* defects = std::get_if<std::vector<Defect>>(&loaded)) {
+    for (const Defect& defect : *defects) ADD_FAILURE() << defect.to_string();
+    return {};
+  }
+  return std::get<Problem>(std::move(loaded));
+}
+
+TEST(ProblemWarnings, NoneForTheBundledProblems) {
+  // Each expects a component of 1 somewhere within 0.1, which an output of zeros misses.
+  for (const auto& problem : testing::bundled_problems().problems()) {
+    EXPECT_TRUE(problem_warnings(*problem).empty()) << problem->id;
+  }
+}
+
+TEST(ProblemWarnings, AToleranceThatLetsZerosPassIsNamed) {
+  // consonant-anywhere expects [1, 0] or [0, 1] everywhere: zeros are off by exactly 1.
+  Json json = bundled_json("consonant-anywhere");
+  json["tolerance"] = 1;
+  const auto warnings = problem_warnings(load(json));
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0].field, "tolerance");
+  EXPECT_EQ(warnings[0].message,
+            "a submission of zeros (every entry of W_q, W_k and W_V 0) passes all 697 tested "
+            "strings: with a tolerance of 1 the grade cannot tell a solution from none; make the "
+            "tolerance smaller or `expected` farther from what such a head outputs");
+
+  json["tolerance"] = 0.99;
+  EXPECT_TRUE(problem_warnings(load(json)).empty());
+}
+
+TEST(ProblemWarnings, AGivenMatrixKeepsItsValuesInTheSubmissionOfZeros) {
+  // With W_V given as the identity, zeros for W_q and W_k attend uniformly: the output is
+  // the share of vowels and of consonants so far. Its worst error against "has a consonant
+  // occurred" is 7/8, at "aaaaaaab" (given [7/8, 1/8], expected [0, 1]).
+  Json json = bundled_json("consonant-anywhere");
+  json["submit"] = Json::array({"W_q", "W_k"});
+  json["given"] = {{"W_V", json["reference"]["W_V"]}};
+  json["reference"].erase("W_V");
+  json["tolerance"] = 0.875;
+  const auto warnings = problem_warnings(load(json));
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0].message,
+            "a submission of zeros (every entry of W_q and W_k 0; W_V as given) passes all 697 "
+            "tested strings: with a tolerance of 0.875 the grade cannot tell a solution from "
+            "none; make the tolerance smaller or `expected` farther from what such a head "
+            "outputs");
+
+  json["tolerance"] = 0.87;
+  EXPECT_TRUE(problem_warnings(load(json)).empty());
+}
+
+}  // namespace
+}  // namespace headgrader
