@@ -1,5 +1,6 @@
 // A grade for a person at a terminal: what failed, where, and each matrix of the trace laid
 // out as in the handout (rows are query tokens, columns key tokens), to 4 decimals.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -27,6 +28,14 @@ std::string row_vector(const Matrix& m, Eigen::Index i) {
   std::string out = "[";
   for (Eigen::Index c = 0; c < m.cols(); ++c) out += (c ? ", " : "") + format_number(m(i, c));
   return out + "]";
+}
+
+// Row i within the tolerance in every component, as grading judges it (NaN fails).
+bool row_passes(const Matrix& output, const Matrix& expected, Eigen::Index i, double tolerance) {
+  for (Eigen::Index c = 0; c < output.cols(); ++c) {
+    if (!(std::fabs(output(i, c) - expected(i, c)) <= tolerance)) return false;
+  }
+  return true;
 }
 
 // A labelled matrix; `column_labels` empty means numbered columns.
@@ -67,8 +76,10 @@ std::string report_to_text(const Problem& problem, const GradeReport& report) {
     out << "\nexample \"" << problem.spell(e.input) << "\": " << (e.passed ? "passes" : "fails")
         << "\n";
     for (Eigen::Index i = 0; i < e.expected.rows(); ++i) {
-      out << "  position " << i + 1 << ": expected " << row_vector(e.expected, i) << ", got "
-          << row_vector(e.output, i) << "\n";
+      const bool fails = !row_passes(e.output, e.expected, i, problem.tolerance);
+      out << "  position " << i + 1 << " (" << problem.spell({e.input[static_cast<std::size_t>(i)]})
+          << "): expected " << row_vector(e.expected, i) << ", got " << row_vector(e.output, i)
+          << (fails ? "   <- wrong" : "") << "\n";
     }
   }
   std::size_t n = 0;

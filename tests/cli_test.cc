@@ -106,6 +106,14 @@ TEST(Cli, GradeTextShowsTheFailingStringAndTheAttentionMatrix) {
                        "    a        1      0\n    b   0.1192 0.8808\n"),
             std::string::npos)
       << r.out;
+  // The examples' rows are marked too. At "aer" the query (q = 1) scores 0, 0 and 2 against
+  // a, e and r: r gets 1 / (1 + 2e^-2) = 0.7870 of the attention, the vowels 0.2130.
+  EXPECT_NE(r.out.find("example \"aeri\": fails\n"
+                       "  position 1 (a): expected [1, 0], got [1, 0]\n"
+                       "  position 2 (e): expected [1, 0], got [1, 0]\n"
+                       "  position 3 (r): expected [0, 1], got [0.2130, 0.7870]   <- wrong\n"),
+            std::string::npos)
+      << r.out;
 }
 
 TEST(Cli, GradeOfAHandoutSolutionExitsZero) {
