@@ -16,29 +16,43 @@ namespace {
 
 using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
-// |output − expected| ≤ tolerance at every position and component (NaN fails).
-bool all_rows_pass(const Matrix& output, const Matrix& expected, double tolerance) {
-  for (Eigen::Index i = 0; i < output.rows(); ++i) {
-    for (Eigen::Index c = 0; c < output.cols(); ++c) {
-      if (!(std::fabs(output(i, c) - expected(i, c)) <= tolerance)) return false;
-    }
+// |output − expected| ≤ tolerance in every component of row i (NaN fails): the one rule
+// for a position passing.
+bool row_passes(const Matrix& output, const Matrix& expected, Eigen::Index i, double tolerance) {
+  for (Eigen::Index c = 0; c < output.cols(); ++c) {
+    if (!(std::fabs(output(i, c) - expected(i, c)) <= tolerance)) return false;
   }
   return true;
+}
+
+bool all_rows_pass(const Matrix& output, const Matrix& expected, double tolerance) {
+  for (Eigen::Index i = 0; i < output.rows(); ++i) {
+    if (!row_passes(output, expected, i, tolerance)) return false;
+  }
+  return true;
+}
+
+// The 1-based positions that do not pass: what a student's report marks as wrong.
+std::vector<int> failing_positions_of(const Matrix& output, const Matrix& expected,
+                                      double tolerance) {
+  std::vector<int> positions;
+  for (Eigen::Index i = 0; i < output.rows(); ++i) {
+    if (!row_passes(output, expected, i, tolerance)) positions.push_back(static_cast<int>(i) + 1);
+  }
+  return positions;
 }
 
 Failure describe_failure(const Problem& problem, const HeadWeights& weights, TokenString s) {
   Failure f;
   f.trace = run_head(problem.head, weights, s);
   f.expected = expected_output(problem, s);
+  f.failing_positions = failing_positions_of(f.trace.output, f.expected, problem.tolerance);
   for (Eigen::Index i = 0; i < f.expected.rows(); ++i) {
-    bool fails = false;
     for (Eigen::Index c = 0; c < f.expected.cols(); ++c) {
       const double error = std::fabs(f.trace.output(i, c) - f.expected(i, c));
-      if (!(error <= problem.tolerance)) fails = true;
       f.max_error = std::isnan(error) || std::isnan(f.max_error) ? std::nan("")
                                                                  : std::max(f.max_error, error);
     }
-    if (fails) f.failing_positions.push_back(static_cast<int>(i) + 1);
   }
   f.input = std::move(s);
   return f;
@@ -71,9 +85,14 @@ GradeReport finish_report(const Problem& problem, const HeadWeights& weights,
   for (std::size_t i = 0; i < problem.examples.size(); ++i) {
     const TokenString& s = problem.examples[i];
     ExampleResult example{
-        s, false, expected_known ? problem.examples_expected[i] : expected_output(problem, s),
+        s,
+        false,
+        {},
+        expected_known ? problem.examples_expected[i] : expected_output(problem, s),
         head_output(problem.head, weights, s)};
-    example.passed = all_rows_pass(example.output, example.expected, problem.tolerance);
+    example.failing_positions =
+        failing_positions_of(example.output, example.expected, problem.tolerance);
+    example.passed = example.failing_positions.empty();
     report.examples.push_back(std::move(example));
   }
   report.failures.reserve(failures.kept().size());

@@ -30,12 +30,10 @@ std::string row_vector(const Matrix& m, Eigen::Index i) {
   return out + "]";
 }
 
-// Row i within the tolerance in every component, as grading judges it (NaN fails).
-bool row_passes(const Matrix& output, const Matrix& expected, Eigen::Index i, double tolerance) {
-  for (Eigen::Index c = 0; c < output.cols(); ++c) {
-    if (!(std::fabs(output(i, c) - expected(i, c)) <= tolerance)) return false;
-  }
-  return true;
+// Whether row i (0-based) is among the 1-based failing positions.
+bool is_listed(const std::vector<int>& failing_positions, Eigen::Index i) {
+  return std::find(failing_positions.begin(), failing_positions.end(), static_cast<int>(i) + 1) !=
+         failing_positions.end();
 }
 
 // A labelled matrix; `column_labels` empty means numbered columns.
@@ -76,7 +74,7 @@ std::string report_to_text(const Problem& problem, const GradeReport& report) {
     out << "\nexample \"" << problem.spell(e.input) << "\": " << (e.passed ? "passes" : "fails")
         << "\n";
     for (Eigen::Index i = 0; i < e.expected.rows(); ++i) {
-      const bool fails = !row_passes(e.output, e.expected, i, problem.tolerance);
+      const bool fails = is_listed(e.failing_positions, i);
       out << "  position " << i + 1 << " (" << problem.spell({e.input[static_cast<std::size_t>(i)]})
           << "): expected " << row_vector(e.expected, i) << ", got " << row_vector(e.output, i)
           << (fails ? "   <- wrong" : "") << "\n";
@@ -90,8 +88,7 @@ std::string report_to_text(const Problem& problem, const GradeReport& report) {
         << "\" (max error " << format_number(f.max_error) << ", tolerance " << problem.tolerance
         << ")\n";
     for (Eigen::Index i = 0; i < f.expected.rows(); ++i) {
-      const bool fails = std::find(f.failing_positions.begin(), f.failing_positions.end(),
-                                   static_cast<int>(i) + 1) != f.failing_positions.end();
+      const bool fails = is_listed(f.failing_positions, i);
       out << "  position " << i + 1 << " (" << labels[static_cast<std::size_t>(i)]
           << "): expected " << row_vector(f.expected, i) << ", got "
           << row_vector(f.trace.output, i) << (fails ? "   <- wrong" : "") << "\n";

@@ -15,6 +15,7 @@ namespace headgrader {
 struct ExampleResult {
   TokenString input;
   bool passed = false;
+  std::vector<int> failing_positions;  // 1-based; empty when passed
   Matrix expected;  // L × n_v
   Matrix output;    // L × n_v
 };
