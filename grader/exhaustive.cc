@@ -122,7 +122,8 @@ class GroupCountHead {
 
   // row() with G groups and NV components of v known when compiled (0: read from g_, n_v_).
   // A grade computes about a hundred rows, mostly of 2 groups and 2 components: with the
-  // loops unrolled, grading the handout solution takes a quarter less time (README).
+  // loops unrolled, grade() of the handout solution went from 2.85 to 2.08 µs
+  // (BM_GradeRequestPart/1).
   template <std::size_t G, std::size_t NV>
   void row_of(const int* n, std::size_t a, double* out) {
     const std::size_t groups = G != 0 ? G : g_, n_v = NV != 0 ? NV : n_v_;

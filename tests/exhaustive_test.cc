@@ -113,6 +113,56 @@ TEST(ExhaustiveGrading, EqualsStringByStringOnRandomHeadsOfEverySharpness) {
   }
 }
 
+// consonant-anywhere with another `expected` whose reference spreads attention evenly
+// (W_q = W_k = 0) over the given rows of W_V; `W_E` and `classes` as given when not null.
+Problem consonant_variant(const std::string& expected, const Json& W_V, const Json& W_E = nullptr,
+                          const Json& classes = nullptr) {
+  std::ifstream in(HEADGRADER_SOURCE_DIR "/problems/consonant-anywhere.json");
+  Json json = Json::parse(in);
+  json["expected"] = expected;
+  if (!W_E.is_null()) json["W_E"] = W_E;
+  if (!classes.is_null()) json["classes"] = classes;
+  const Json zeros = Json::array({Json(std::vector<int>(json["W_E"].size(), 0))});
+  json["reference"] = {{"W_q", zeros}, {"W_k", zeros}, {"W_V", W_V}};
+  auto loaded = load_problem_text(json.dump(), "consonant-anywhere.json");
+  if (auto* defects = std::get_if<std::vector<Defect>>(&loaded)) {
+    for (const auto& d : *defects) ADD_FAILURE() << d.to_string();
+    std::abort();
+  }
+  return std::get<Problem>(std::move(loaded));
+}
+
+TEST(ExhaustiveGrading, EqualsStringByStringForEveryShapeOfCountStateRow) {
+  // Rows over count states are compiled for 1 to 4 groups and 1 to 4 components of v, and
+  // read the sizes at run time beyond. The bundled and test problems have 2 or 3 components
+  // over 2, 3 or 5 groups; these add 1, 4 and 5 components over 2 groups, and 1 component
+  // over 1 group (every letter embedded alike, and no class to tell them apart).
+  const Json v = Json::array({1, 0}),
+             c = Json::array({0, 1});  // rows of W_V reading the vowel or consonant feature
+  std::vector<Problem> problems;
+  problems.push_back(consonant_variant("mean(consonant)", Json::array({c})));
+  problems.push_back(consonant_variant(
+      "[mean(vowel), mean(consonant), mean(vowel), mean(consonant)]", Json::array({v, c, v, c})));
+  problems.push_back(
+      consonant_variant("[mean(vowel), mean(consonant), mean(vowel), mean(consonant), mean(vowel)]",
+                        Json::array({v, c, v, c, v})));
+  problems.push_back(consonant_variant("1", Json::array({Json::array({1})}),
+                                       Json::array({Json(std::vector<int>(26, 1))}),
+                                       Json::object()));
+  const std::vector<std::pair<std::size_t, std::size_t>> shapes = {{2, 1}, {2, 4}, {2, 5}, {1, 1}};
+  RandomHeads random(31);
+  for (std::size_t k = 0; k < problems.size(); ++k) {
+    const Problem& p = problems[k];
+    ASSERT_EQ(std::make_pair(p.representatives.size(), p.n_v), shapes[k]);
+    ASSERT_NE(p.count_states, nullptr);
+    for (int trial = 0; trial < 20; ++trial) {
+      expect_same_report(p, random.head(p, trial),
+                         std::to_string(p.representatives.size()) + " groups, " +
+                             std::to_string(p.n_v) + " components, trial " + std::to_string(trial));
+    }
+  }
+}
+
 TEST(ExhaustiveGrading, CountsOverStatesMatchBruteForceWithAnIndependentHead) {
   RandomHeads random(23);
   Problem three = load_test_problem("three-letters.json");
