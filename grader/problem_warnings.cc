@@ -12,15 +12,17 @@ std::vector<ProblemWarning> problem_warnings(const Problem& problem) {
   HeadWeights zeros = problem.reference;
   for (const std::string& name : problem.submit) zeros.by_name(name).setZero();
   if (grade(problem, zeros, 0).passed) {
-    std::string given;
-    for (const auto& [name, m] : problem.given) given += "; " + name + " as given";
+    std::vector<std::string> given;
+    for (const auto& [name, m] : problem.given) given.push_back(name);
+    const std::string what = list_names(problem.submit) + " all 0" +
+                             (given.empty() ? "" : ", " + list_names(given) + " as given");
     warnings.push_back(
-        {"tolerance",
-         "a submission of zeros (every entry of " + list_names(problem.submit) + " 0" + given +
-             ") passes all " + std::to_string(problem.tested_total()) +
-             " tested strings: with a tolerance of " + number_to_json(problem.tolerance).dump() +
-             " the grade cannot tell a solution from none; make the tolerance smaller or "
-             "`expected` farther from what such a head outputs"});
+        {"tolerance", "a submission of zeros (" + what + ") passes all " +
+                          std::to_string(problem.tested_total()) +
+                          " tested strings: with a tolerance of " +
+                          number_to_json(problem.tolerance).dump() +
+                          " the grade cannot tell a solution from none; make the tolerance "
+                          "smaller or `expected` farther from what such a head outputs"});
   }
   return warnings;
 }

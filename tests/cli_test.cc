@@ -51,10 +51,10 @@ TEST(Cli, ValidateWarnsOfAProblemThatASubmissionOfZerosPassesAndStillExitsZero) 
   EXPECT_EQ(r.exit_code, 0) << r.out;
   EXPECT_EQ(r.out,
             "loose: valid (697 tested strings)\n"
-            "loose: warning: tolerance: a submission of zeros (every entry of W_q, W_k and W_V 0) "
-            "passes all 697 tested strings: with a tolerance of 1 the grade cannot tell a "
-            "solution from none; make the tolerance smaller or `expected` farther from what "
-            "such a head outputs\n");
+            "loose: warning: tolerance: a submission of zeros (W_q, W_k and W_V all 0) passes "
+            "all 697 tested strings: with a tolerance of 1 the grade cannot tell a solution "
+            "from none; make the tolerance smaller or `expected` farther from what such a head "
+            "outputs\n");
 }
 
 TEST(Cli, ValidatePrintsEveryDefectAndExitsOne) {

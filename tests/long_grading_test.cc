@@ -120,8 +120,9 @@ class LongGradingServer : public ::testing::Test {
   }
 
   // Sends the grading and waits until the server has taken it up, without guessing how long
-  // that takes on this machine: the one thread read the grading, which was in its socket
-  // before another connection was even opened, before it answers that connection's /healthz.
+  // that takes on this machine: the one thread reads the grading, queued ahead of another
+  // connection's accept and request, before it answers that connection's /healthz.
+  // Call it through ASSERT_NO_FATAL_FAILURE: a test must not go on with no grading running.
   void start_grading(Client& client, const std::string& id = "position-20") {
     client.write(http::verb::post, "/v1/problems/" + id + "/grade", kSharpFirstPosition);
     Client other(port_);
@@ -144,7 +145,7 @@ class LongGradingServer : public ::testing::Test {
 
 TEST_F(LongGradingServer, HealthAndOtherRoutesAreAnsweredWhileAGradingRuns) {
   Client grading(port_);
-  start_grading(grading);
+  ASSERT_NO_FATAL_FAILURE(start_grading(grading));
   Client other(port_);
   EXPECT_EQ(other.send(http::verb::get, "/healthz").result(), http::status::ok);
   EXPECT_EQ(other.send(http::verb::get, "/v1/problems").result(), http::status::ok);
@@ -157,7 +158,7 @@ TEST_F(LongGradingServer, HealthAndOtherRoutesAreAnsweredWhileAGradingRuns) {
 
 TEST_F(LongGradingServer, AGradingInFlightAtSigtermIsAnsweredAndTheServerExitsZero) {
   Client grading(port_);
-  start_grading(grading, "position-18");
+  ASSERT_NO_FATAL_FAILURE(start_grading(grading, "position-18"));
   server_->signal(SIGTERM);
   const HttpResponse response = grading.read();
   expect_passing_grade(response, 18);
@@ -169,6 +170,8 @@ TEST_F(LongGradingServer, AGradingInFlightAtSigtermIsAnsweredAndTheServerExitsZe
 
 // With the grace cut to 0.02 s, a grading still running at its end is not waited for: the
 // server exits 0 at once, with its log written, and the grading's client gets no answer.
+// The grace is far shorter than half a grading on any machine, so the two outcomes stay
+// apart by the test's measure even where a grading takes only a few tenths of a second.
 TEST_F(LongGradingServer, AGradingStillRunningAfterTheGraceIsCutOffAndTheServerExitsZero) {
   server_.reset();
   start_server({"--shutdown-grace-ms", "20"});
@@ -178,7 +181,7 @@ TEST_F(LongGradingServer, AGradingStillRunningAfterTheGraceIsCutOffAndTheServerE
       grading.send(http::verb::post, "/v1/problems/position-20/grade", kSharpFirstPosition));
   const auto one_grading = std::chrono::steady_clock::now() - started;
 
-  start_grading(grading);
+  ASSERT_NO_FATAL_FAILURE(start_grading(grading));
   const auto signalled = std::chrono::steady_clock::now();
   server_->signal(SIGTERM);
   const ExitStatus status = server_->wait();

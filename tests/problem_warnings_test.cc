@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <optional>
 #include <string>
 #include <variant>
 
@@ -18,11 +19,12 @@ Json bundled_json(const std::string& id) {
   return Json::parse(in);
 }
 
-Problem load(const Json& json) {
+// The problem, or nullopt with its defects reported.
+std::optional<Problem> load(const Json& json) {
   auto loaded = load_problem_text(json.dump(), json["id"].get<std::string>() + ".json");
   if (auto* defects = std::get_if<std::vector<Defect>>(&loaded)) {
     for (const Defect& defect : *defects) ADD_FAILURE() << defect.to_string();
-    return {};
+    return std::nullopt;
   }
   return std::get<Problem>(std::move(loaded));
 }
@@ -38,37 +40,44 @@ TEST(ProblemWarnings, AToleranceThatLetsZerosPassIsNamed) {
   // consonant-anywhere expects [1, 0] or [0, 1] everywhere: zeros are off by exactly 1.
   Json json = bundled_json("consonant-anywhere");
   json["tolerance"] = 1;
-  const auto warnings = problem_warnings(load(json));
+  const auto loose = load(json);
+  ASSERT_TRUE(loose);
+  const auto warnings = problem_warnings(*loose);
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_EQ(warnings[0].field, "tolerance");
   EXPECT_EQ(warnings[0].message,
-            "a submission of zeros (every entry of W_q, W_k and W_V 0) passes all 697 tested "
-            "strings: with a tolerance of 1 the grade cannot tell a solution from none; make the "
-            "tolerance smaller or `expected` farther from what such a head outputs");
+            "a submission of zeros (W_q, W_k and W_V all 0) passes all 697 tested strings: with "
+            "a tolerance of 1 the grade cannot tell a solution from none; make the tolerance "
+            "smaller or `expected` farther from what such a head outputs");
 
   json["tolerance"] = 0.99;
-  EXPECT_TRUE(problem_warnings(load(json)).empty());
+  const auto tight = load(json);
+  ASSERT_TRUE(tight);
+  EXPECT_TRUE(problem_warnings(*tight).empty());
 }
 
 TEST(ProblemWarnings, AGivenMatrixKeepsItsValuesInTheSubmissionOfZeros) {
   // With W_V given as the identity, zeros for W_q and W_k attend uniformly: the output is
   // the share of vowels and of consonants so far. Its worst error against "has a consonant
-  // occurred" is 7/8, at "aaaaaaab" (given [7/8, 1/8], expected [0, 1]).
+  // occurred" is 7/8, at "aaaaaaab" (output [7/8, 1/8], expected [0, 1]).
   Json json = bundled_json("consonant-anywhere");
   json["submit"] = Json::array({"W_q", "W_k"});
   json["given"] = {{"W_V", json["reference"]["W_V"]}};
   json["reference"].erase("W_V");
   json["tolerance"] = 0.875;
-  const auto warnings = problem_warnings(load(json));
+  const auto loose = load(json);
+  ASSERT_TRUE(loose);
+  const auto warnings = problem_warnings(*loose);
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_EQ(warnings[0].message,
-            "a submission of zeros (every entry of W_q and W_k 0; W_V as given) passes all 697 "
-            "tested strings: with a tolerance of 0.875 the grade cannot tell a solution from "
-            "none; make the tolerance smaller or `expected` farther from what such a head "
-            "outputs");
+            "a submission of zeros (W_q and W_k all 0, W_V as given) passes all 697 tested "
+            "strings: with a tolerance of 0.875 the grade cannot tell a solution from none; make "
+            "the tolerance smaller or `expected` farther from what such a head outputs");
 
   json["tolerance"] = 0.87;
-  EXPECT_TRUE(problem_warnings(load(json)).empty());
+  const auto tight = load(json);
+  ASSERT_TRUE(tight);
+  EXPECT_TRUE(problem_warnings(*tight).empty());
 }
 
 }  // namespace
