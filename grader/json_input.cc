@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "matrix_json.h"
+#include "message_text.h"
 
 namespace headgrader {
 namespace {

@@ -7,6 +7,7 @@
 
 #include "headgrader/limits.h"
 #include "matrix_json.h"
+#include "message_text.h"
 
 namespace headgrader {
 namespace {

@@ -2,7 +2,7 @@
 
 #include "headgrader/grade.h"
 #include "headgrader/report.h"
-#include "matrix_json.h"
+#include "message_text.h"
 
 namespace headgrader {
 

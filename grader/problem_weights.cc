@@ -5,6 +5,7 @@
 
 #include "headgrader/limits.h"
 #include "matrix_json.h"
+#include "message_text.h"
 #include "problem_fields.h"
 
 namespace headgrader {

@@ -10,6 +10,7 @@
 #include "headgrader/limits.h"
 #include "json_input.h"
 #include "matrix_json.h"
+#include "message_text.h"
 #include "submission_paths.h"
 
 namespace headgrader {
