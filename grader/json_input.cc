@@ -114,6 +114,13 @@ class CheckedParse : public nlohmann::json_sax<Json> {
         open = open > 1 ? text_.rfind('"', open - 2) : std::string_view::npos;
       }
       if (open != std::string_view::npos) start = open;
+    } else if (inside && (what.find("after backslash") != std::string::npos ||
+                          what.find("'\\u' must be followed") != std::string::npos)) {
+      // A bad escape: point at its backslash, not at the byte that gave it away.
+      if (const std::size_t backslash = text_.rfind('\\', start);
+          backslash != std::string_view::npos) {
+        start = backslash;
+      }
     } else if (inside && what.find("unexpected number literal") != std::string::npos) {
       const auto in_number = [&](std::size_t i) {
         return std::string_view("0123456789.eE+-").find(text_[i]) != std::string_view::npos;
@@ -145,6 +152,17 @@ class CheckedParse : public nlohmann::json_sax<Json> {
     if (starts("/")) return "JSON has no comments";
     if (what.find("ill-formed UTF-8") != std::string::npos) {
       return "a string holds bytes that are not UTF-8 text";
+    }
+    if (what.find("invalid string: control character") != std::string::npos) {
+      return "a string holds a line break, a tab or another control character; inside quotes "
+             "write it as \\n, \\t or \\u00XX";
+    }
+    if (what.find("after backslash") != std::string::npos) {
+      return "a backslash in a string starts an escape such as \\n or \\\"; write \\\\ for a "
+             "backslash itself";
+    }
+    if (what.find("'\\u' must be followed") != std::string::npos) {
+      return "\\u must be followed by four hexadecimal digits, as in \\u00e9";
     }
     if (what.find("unexpected end of input") != std::string::npos) {
       if (text_.find_first_not_of(" \t\r\n") == std::string_view::npos) return "it is empty";

@@ -158,6 +158,17 @@ TEST(Submission, SyntaxErrorsSayWhyInPlainWords) {
             json + "16: it ends before every bracket, brace and quote is closed"},
            {"", json + "1: it is empty"},
            {"{\"student\": \"\xff\"}", json + "14: a string holds bytes that are not UTF-8 text"},
+           {"{\"student\": \"a\nb\"}",
+            json + "15: a string holds a line break, a tab or another control character; inside "
+                   "quotes write it as \\n, \\t or \\u00XX"},
+           {"{\"student\": \"a\tb\"}",
+            json + "15: a string holds a line break, a tab or another control character; inside "
+                   "quotes write it as \\n, \\t or \\u00XX"},
+           {R"({"student": "a\qb"})",
+            json + "15: a backslash in a string starts an escape such as \\n or \\\"; write \\\\ "
+                   "for a backslash itself"},
+           {R"({"student": "\u12"})",
+            json + "14: \\u must be followed by four hexadecimal digits, as in \\u00e9"},
        }) {
     SCOPED_TRACE(c.body);
     EXPECT_EQ(error_of(c.body), c.message);
