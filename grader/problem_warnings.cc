@@ -1,13 +1,40 @@
 #include "headgrader/problem_warnings.h"
 
+#include <algorithm>
+
 #include "headgrader/grade.h"
 #include "headgrader/report.h"
+#include "headgrader/strings.h"
 #include "message_text.h"
 
 namespace headgrader {
 
 std::vector<ProblemWarning> problem_warnings(const Problem& problem) {
   std::vector<ProblemWarning> warnings;
+  const auto blank = [](const std::string& text) {
+    return text.find_first_not_of(" \t\r\n") == std::string::npos;
+  };
+  if (blank(problem.title)) {
+    warnings.push_back({"title", "is empty: students see the problem listed without a name"});
+  }
+  if (blank(problem.statement)) {
+    warnings.push_back({"statement", "is empty: students are not told what to build"});
+  }
+  for (std::size_t c = 0; c < problem.classes.names.size(); ++c) {
+    std::vector<char32_t> letters;
+    if (!decode_utf8(problem.class_texts[c], letters)) continue;  // a defect already
+    std::vector<char32_t> seen;
+    for (const char32_t letter : letters) {
+      if (std::find(seen.begin(), seen.end(), letter) == seen.end()) {
+        seen.push_back(letter);
+      } else {
+        warnings.push_back({"classes." + problem.classes.names[c],
+                            "lists \"" + encode_utf8(letter) +
+                                "\" more than once; once is enough (a typo for another letter?)"});
+        break;
+      }
+    }
+  }
   // The reference's shapes (n_q included), with every submitted matrix set to 0.
   HeadWeights zeros = problem.reference;
   for (const std::string& name : problem.submit) zeros.by_name(name).setZero();

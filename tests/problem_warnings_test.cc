@@ -1,4 +1,4 @@
-// problem_warnings: a problem that loads but whose tests a submission of zeros passes.
+// problem_warnings: what a problem that loads may still get wrong.
 #include "headgrader/problem_warnings.h"
 
 #include <gtest/gtest.h>
@@ -54,6 +54,24 @@ TEST(ProblemWarnings, AToleranceThatLetsZerosPassIsNamed) {
   const auto tight = load(json);
   ASSERT_TRUE(tight);
   EXPECT_TRUE(problem_warnings(*tight).empty());
+}
+
+TEST(ProblemWarnings, AnEmptyTitleOrStatementAndALetterListedTwiceAreNamed) {
+  Json json = bundled_json("consonant-anywhere");
+  json["title"] = "";
+  json["statement"] = " \n";
+  json["classes"]["vowel"] = "aeiouo";
+  const auto problem = load(json);
+  ASSERT_TRUE(problem);
+  const auto warnings = problem_warnings(*problem);
+  ASSERT_EQ(warnings.size(), 3u);
+  EXPECT_EQ(warnings[0].field, "title");
+  EXPECT_EQ(warnings[0].message, "is empty: students see the problem listed without a name");
+  EXPECT_EQ(warnings[1].field, "statement");
+  EXPECT_EQ(warnings[1].message, "is empty: students are not told what to build");
+  EXPECT_EQ(warnings[2].field, "classes.vowel");
+  EXPECT_EQ(warnings[2].message,
+            "lists \"o\" more than once; once is enough (a typo for another letter?)");
 }
 
 TEST(ProblemWarnings, AGivenMatrixKeepsItsValuesInTheSubmissionOfZeros) {

@@ -1,6 +1,7 @@
-// What a problem that loads can still get wrong: tests that do not tell a solution from no
-// solution at all. Not defects (the problem is consistent, and the server serves it), but
-// worth an instructor's look before students see it; `headgrader validate` prints them.
+// What a problem that loads can still get wrong, such as tests that do not tell a solution
+// from no solution at all. Not defects (the problem is consistent, and the server serves
+// it), but worth an instructor's look before students see it; `headgrader validate` prints
+// them.
 #pragma once
 
 #include <string>
@@ -15,9 +16,11 @@ struct ProblemWarning {
   std::string message;
 };
 
-// A submission of zeros (every submitted matrix all 0; the given ones as given) passing
-// every tested string: then the tolerance is too loose, or `expected` too near what such a
-// head outputs, for the grade to mean anything. Costs one grading of the problem.
+// In this order: an empty title or statement (students would see nothing there); a class
+// that lists a letter twice (harmless, but likely a typo for another letter); and a
+// submission of zeros (every submitted matrix all 0, the given ones as given) passing every
+// tested string: then the tolerance is too loose, or `expected` too near what such a head
+// outputs, for the grade to mean anything. Costs one grading of the problem.
 std::vector<ProblemWarning> problem_warnings(const Problem& problem);
 
 }  // namespace headgrader
