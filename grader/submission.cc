@@ -6,6 +6,7 @@
 #include <array>
 #include <cctype>
 #include <cmath>
+#include <map>
 
 #include "headgrader/limits.h"
 #include "json_input.h"
@@ -75,11 +76,17 @@ Result<int> parse_max_failures(const Json& value) {
 }
 
 std::optional<Error> check_shapes(const Problem& problem, const HeadWeights& w,
-                                  const std::map<std::string, std::string>& sent_as) {
+                                  const std::array<std::string, 3>& sent_as) {
   const auto n_e = static_cast<Eigen::Index>(problem.n_e);
   const auto n_v = static_cast<Eigen::Index>(problem.n_v);
-  const auto submitted = [&](const char* name) { return sent_as.count(name) > 0; };
-  const auto shown = [&](const char* name) { return sent_as.at(name); };
+  const auto shown = [&](const char* name) -> const std::string& {
+    const auto k =
+        std::find_if(std::begin(kWeightNames), std::end(kWeightNames),
+                     [&](const char* known) { return std::string_view(known) == name; }) -
+        std::begin(kWeightNames);
+    return sent_as[static_cast<std::size_t>(k)];
+  };
+  const auto submitted = [&](const char* name) { return !shown(name).empty(); };
   const std::array<std::pair<const char*, const Matrix*>, 3> all = {
       {{"W_q", &w.W_q}, {"W_k", &w.W_k}, {"W_V", &w.W_V}}};
   for (const auto& [name, m] : all) {
@@ -158,7 +165,13 @@ Result<Submission> parse_submission_tree(const Problem& problem, std::string_vie
     if (!m) return m.error();
     submission.weights.by_name(name) = std::move(m).value();
   }
-  if (auto error = check_shapes(problem, submission.weights, sent_as)) return *error;
+  std::array<std::string, 3> sent_under;
+  for (std::size_t k = 0; k < sent_under.size(); ++k) {
+    if (const auto sent = sent_as.find(kWeightNames[k]); sent != sent_as.end()) {
+      sent_under[k] = sent->second;
+    }
+  }
+  if (auto error = check_shapes(problem, submission.weights, sent_under)) return *error;
 
   if (json.contains("max_failures")) {
     auto n = parse_max_failures(json.at("max_failures"));

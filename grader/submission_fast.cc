@@ -52,9 +52,9 @@ class WellFormedSubmission : public nlohmann::json_sax<Json> {
       return false;
     }
     matrix_ = static_cast<std::size_t>(
-        std::find_if(kNames.begin(), kNames.end(),
+        std::find_if(std::begin(kWeightNames), std::end(kWeightNames),
                      [&](const char* name) { return std::string_view(name) == canonical; }) -
-        kNames.begin());
+        std::begin(kWeightNames));
     if (matrices_[matrix_].sent) return false;  // twice, perhaps under both spellings
     matrices_[matrix_].sent = true;
     matrices_[matrix_].sent_as = key;
@@ -101,7 +101,6 @@ class WellFormedSubmission : public nlohmann::json_sax<Json> {
 
  private:
   enum class Value { kNone, kStudent, kMaxFailures, kMatrix };
-  static constexpr std::array<const char*, 3> kNames = {"W_q", "W_k", "W_V"};
 
   struct Collected {
     bool sent = false;
@@ -131,23 +130,23 @@ class WellFormedSubmission : public nlohmann::json_sax<Json> {
   bool seen_student_ = false, seen_max_failures_ = false;
   std::size_t depth_ = 0;  // 1: in the root object, 2: in a matrix, 3: in a row
   Value value_ = Value::kNone;
-  std::size_t matrix_ = 0;  // index into kNames of the matrix being read
+  std::size_t matrix_ = 0;  // index into kWeightNames of the matrix being read
   std::size_t row_length_ = 0;
 };
 
 std::optional<Submission> WellFormedSubmission::result() {
   for (const auto& [name, m] : problem_.given) submission_.weights.by_name(name) = m;
-  std::map<std::string, std::string> sent_as;
-  for (std::size_t k = 0; k < kNames.size(); ++k) {
+  std::array<std::string, 3> sent_as;  // per kWeightNames, as check_shapes takes them
+  for (std::size_t k = 0; k < std::size(kWeightNames); ++k) {
     Collected& c = matrices_[k];
     if (!c.sent) {
-      if (std::find(problem_.submit.begin(), problem_.submit.end(), kNames[k]) !=
+      if (std::find(problem_.submit.begin(), problem_.submit.end(), kWeightNames[k]) !=
           problem_.submit.end()) {
         return std::nullopt;  // missing
       }
       continue;
     }
-    Matrix& m = submission_.weights.by_name(kNames[k]);
+    Matrix& m = submission_.weights.by_name(kWeightNames[k]);
     m.resize(static_cast<Eigen::Index>(c.rows), static_cast<Eigen::Index>(c.columns));
     for (std::size_t r = 0; r < c.rows; ++r) {
       for (std::size_t col = 0; col < c.columns; ++col) {
@@ -155,7 +154,7 @@ std::optional<Submission> WellFormedSubmission::result() {
             c.entries[r * c.columns + col];
       }
     }
-    sent_as.emplace(kNames[k], std::move(c.sent_as));
+    sent_as[k] = std::move(c.sent_as);
   }
   if (check_shapes(problem_, submission_.weights, sent_as)) return std::nullopt;
   return std::move(submission_);

@@ -7,7 +7,7 @@
 // (tests/submission_test.cc and the submission fuzzer check it).
 #pragma once
 
-#include <map>
+#include <array>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -36,8 +36,9 @@ const char* canonical_weight_name(std::string_view key);
 Result<int> parse_max_failures(const Json& value);
 
 // How the matrices must fit the problem: columns n_e, W_V rows n_v, W_q and W_k rows n_q.
-// `sent_as` maps each submitted canonical name to the name as sent, for the messages.
+// `sent_as[k]` is the name kWeightNames[k] was sent under (for the messages), empty when it
+// was not sent.
 std::optional<Error> check_shapes(const Problem& problem, const HeadWeights& weights,
-                                  const std::map<std::string, std::string>& sent_as);
+                                  const std::array<std::string, 3>& sent_as);
 
 }  // namespace headgrader
