@@ -99,10 +99,12 @@ class CheckedParse : public nlohmann::json_sax<Json> {
   // Where the parser gave up (line and column, counted in bytes, 1-based) and why, in the
   // words of someone who wrote the JSON by hand or with Python's json module; nlohmann's own
   // reason only when no plainer one applies. The input itself is never quoted back.
-  std::string describe_parse_error(std::size_t position, const std::string& what) const {
+  std::string describe_parse_error(std::size_t position, const std::string& message) const {
+    const std::string what = without_input(message);
     // `position` counts the bytes read, the offending one last; input that stops short is
     // at fault where it stops.
-    const bool stops_short = what.find("unexpected end of input") != std::string::npos;
+    const bool stops_short = what.find("unexpected end of input") != std::string::npos ||
+                             what.find("missing closing quote") != std::string::npos;
     const std::size_t read = std::min(position, text_.size());
     std::size_t start = stops_short ? text_.size() : read > 0 ? read - 1 : 0;
     // An unexpected string or number was read whole: point at its first byte.
@@ -114,10 +116,12 @@ class CheckedParse : public nlohmann::json_sax<Json> {
         open = open > 1 ? text_.rfind('"', open - 2) : std::string_view::npos;
       }
       if (open != std::string_view::npos) start = open;
-    } else if (inside && (what.find("after backslash") != std::string::npos ||
-                          what.find("'\\u' must be followed") != std::string::npos)) {
-      // A bad escape: point at its backslash, not at the byte that gave it away.
-      if (const std::size_t backslash = text_.rfind('\\', start);
+    } else if (inside && start > 0 &&
+               (what.find("after backslash") != std::string::npos ||
+                what.find("'\\u' must be followed") != std::string::npos)) {
+      // A bad escape: point at its backslash, not at the byte that gave it away (which may
+      // be a backslash too, as in "\u12\n").
+      if (const std::size_t backslash = text_.rfind('\\', start - 1);
           backslash != std::string_view::npos) {
         start = backslash;
       }
@@ -136,6 +140,20 @@ class CheckedParse : public nlohmann::json_sax<Json> {
     }
     return subject_ + " is not valid JSON at " + line_and_column(text_, start) + ": " +
            plain_reason(start, what);
+  }
+
+  // nlohmann's message without the input it quotes ("; last read: '…'"), which a sender's
+  // own text could otherwise make match any of the reasons looked for.
+  static std::string without_input(const std::string& message) {
+    const std::size_t quoted = message.find("; last read: '");
+    if (quoted == std::string::npos) return message;
+    std::string what = message.substr(0, quoted);
+    // "; expected X" follows the quote when the parser knew what it wanted next.
+    if (const std::size_t expected = message.rfind("; expected ");
+        expected != std::string::npos && expected > quoted) {
+      what += message.substr(expected);
+    }
+    return what;
   }
 
   std::string plain_reason(std::size_t start, const std::string& what) const {
@@ -157,6 +175,9 @@ class CheckedParse : public nlohmann::json_sax<Json> {
       return "a string holds a line break, a tab or another control character; inside quotes "
              "write it as \\n, \\t or \\u00XX";
     }
+    if (what.find("after backslash") != std::string::npos && start + 1 >= text_.size()) {
+      return "it ends before every bracket, brace and quote is closed";  // on a backslash
+    }
     if (what.find("after backslash") != std::string::npos) {
       return "a backslash in a string starts an escape such as \\n or \\\"; write \\\\ for a "
              "backslash itself";
@@ -164,7 +185,8 @@ class CheckedParse : public nlohmann::json_sax<Json> {
     if (what.find("'\\u' must be followed") != std::string::npos) {
       return "\\u must be followed by four hexadecimal digits, as in \\u00e9";
     }
-    if (what.find("unexpected end of input") != std::string::npos) {
+    if (what.find("unexpected end of input") != std::string::npos ||
+        what.find("missing closing quote") != std::string::npos) {
       if (text_.find_first_not_of(" \t\r\n") == std::string_view::npos) return "it is empty";
       return "it ends before every bracket, brace and quote is closed";
     }
@@ -187,16 +209,11 @@ class CheckedParse : public nlohmann::json_sax<Json> {
     if (what.find("invalid literal") != std::string::npos) {
       return "this is not a JSON value (a number, a \"string\", true, false, null, [ or {)";
     }
-    // "syntax error while parsing object separator - unexpected '['; expected ':'; last
-    // read: ..." → "unexpected '['; expected ':'".
+    // "syntax error while parsing object separator - unexpected '['; expected ':'" →
+    // "unexpected '['; expected ':'".
     std::string reason = what;
     if (const auto dash = reason.find(" - "); dash != std::string::npos) {
       reason = reason.substr(dash + 3);
-    }
-    if (const auto last = reason.find("; last read"); last != std::string::npos) {
-      const auto expected = reason.find("; expected", last);
-      reason = reason.substr(0, last) +
-               (expected == std::string::npos ? std::string() : reason.substr(expected));
     }
     return reason;
   }

@@ -169,6 +169,14 @@ TEST(Submission, SyntaxErrorsSayWhyInPlainWords) {
                    "for a backslash itself"},
            {R"({"student": "\u12"})",
             json + "14: \\u must be followed by four hexadecimal digits, as in \\u00e9"},
+           // The byte that gives the escape away is a backslash itself.
+           {R"({"student": "\u12\n"})",
+            json + "14: \\u must be followed by four hexadecimal digits, as in \\u00e9"},
+           {R"({"student": "a\)",
+            json + "15: it ends before every bracket, brace and quote is closed"},
+           // What the sender wrote is never taken for the parser's reason.
+           {R"({"student": "see after backslash)",
+            json + "33: it ends before every bracket, brace and quote is closed"},
        }) {
     SCOPED_TRACE(c.body);
     EXPECT_EQ(error_of(c.body), c.message);
