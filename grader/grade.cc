@@ -84,12 +84,10 @@ GradeReport finish_report(const Problem& problem, const HeadWeights& weights,
   const bool expected_known = problem.examples_expected.size() == problem.examples.size();
   for (std::size_t i = 0; i < problem.examples.size(); ++i) {
     const TokenString& s = problem.examples[i];
-    ExampleResult example{
-        s,
-        false,
-        {},
-        expected_known ? problem.examples_expected[i] : expected_output(problem, s),
-        head_output(problem.head, weights, s)};
+    ExampleResult example;
+    example.input = s;
+    example.expected = expected_known ? problem.examples_expected[i] : expected_output(problem, s);
+    example.output = head_output(problem.head, weights, s);
     example.failing_positions =
         failing_positions_of(example.output, example.expected, problem.tolerance);
     example.passed = example.failing_positions.empty();

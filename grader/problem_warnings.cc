@@ -15,14 +15,17 @@ std::vector<ProblemWarning> problem_warnings(const Problem& problem) {
     return text.find_first_not_of(" \t\r\n") == std::string::npos;
   };
   if (blank(problem.title)) {
-    warnings.push_back({"title", "is empty: students see the problem listed without a name"});
+    warnings.push_back(
+        {"title", "is empty or blank: students see the problem listed without a name"});
   }
   if (blank(problem.statement)) {
-    warnings.push_back({"statement", "is empty: students are not told what to build"});
+    warnings.push_back({"statement", "is empty or blank: students are not told what to build"});
   }
   for (std::size_t c = 0; c < problem.classes.names.size(); ++c) {
     std::vector<char32_t> letters;
-    if (!decode_utf8(problem.class_texts[c], letters)) continue;  // a defect already
+    // Always decodes: the file's JSON was valid UTF-8. Only the first letter listed twice is
+    // named, which is enough to send the instructor to the class.
+    if (!decode_utf8(problem.class_texts[c], letters)) continue;
     std::vector<char32_t> seen;
     for (const char32_t letter : letters) {
       if (std::find(seen.begin(), seen.end(), letter) == seen.end()) {

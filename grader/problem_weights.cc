@@ -14,10 +14,7 @@ namespace {
 constexpr std::array<const char*, 5> kStringsFields = {"max_length", "exhaustive_length",
                                                        "random", "seed", "examples"};
 
-bool is_weight_name(const std::string& name) {
-  return std::find_if(std::begin(kWeightNames), std::end(kWeightNames),
-                      [&](const char* w) { return name == w; }) != std::end(kWeightNames);
-}
+bool is_weight_name(const std::string& name) { return weight_index(name) < 3; }
 
 void read_examples(const Json& examples, Problem& p, DefectList& defects) {
   if (!examples.is_array()) {

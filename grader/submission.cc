@@ -79,12 +79,9 @@ std::optional<Error> check_shapes(const Problem& problem, const HeadWeights& w,
                                   const std::array<std::string, 3>& sent_as) {
   const auto n_e = static_cast<Eigen::Index>(problem.n_e);
   const auto n_v = static_cast<Eigen::Index>(problem.n_v);
+  // Every name asked for here is one of kWeightNames.
   const auto shown = [&](const char* name) -> const std::string& {
-    const auto k =
-        std::find_if(std::begin(kWeightNames), std::end(kWeightNames),
-                     [&](const char* known) { return std::string_view(known) == name; }) -
-        std::begin(kWeightNames);
-    return sent_as[static_cast<std::size_t>(k)];
+    return sent_as[weight_index(name)];
   };
   const auto submitted = [&](const char* name) { return !shown(name).empty(); };
   const std::array<std::pair<const char*, const Matrix*>, 3> all = {
@@ -166,11 +163,7 @@ Result<Submission> parse_submission_tree(const Problem& problem, std::string_vie
     submission.weights.by_name(name) = std::move(m).value();
   }
   std::array<std::string, 3> sent_under;
-  for (std::size_t k = 0; k < sent_under.size(); ++k) {
-    if (const auto sent = sent_as.find(kWeightNames[k]); sent != sent_as.end()) {
-      sent_under[k] = sent->second;
-    }
-  }
+  for (const auto& [canonical, as_sent] : sent_as) sent_under[weight_index(canonical)] = as_sent;
   if (auto error = check_shapes(problem, submission.weights, sent_under)) return *error;
 
   if (json.contains("max_failures")) {

@@ -51,10 +51,7 @@ class WellFormedSubmission : public nlohmann::json_sax<Json> {
                           problem_.submit.end()) {
       return false;
     }
-    matrix_ = static_cast<std::size_t>(
-        std::find_if(std::begin(kWeightNames), std::end(kWeightNames),
-                     [&](const char* name) { return std::string_view(name) == canonical; }) -
-        std::begin(kWeightNames));
+    matrix_ = weight_index(canonical);
     if (matrices_[matrix_].sent) return false;  // twice, perhaps under both spellings
     matrices_[matrix_].sent = true;
     matrices_[matrix_].sent_as = key;

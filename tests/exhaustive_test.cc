@@ -135,8 +135,10 @@ Problem consonant_variant(const std::string& expected, const Json& W_V, const Js
 TEST(ExhaustiveGrading, EqualsStringByStringForEveryShapeOfCountStateRow) {
   // Rows over count states are compiled for 1 to 4 groups and 1 to 4 components of v, and
   // read the sizes at run time beyond. The bundled and test problems have 2 or 3 components
-  // over 2, 3 or 5 groups; these add 1, 4 and 5 components over 2 groups, and 1 component
-  // over 1 group (every letter embedded alike, and no class to tell them apart).
+  // over 2, 3 or 5 groups; these add 1, 4 and 5 components over 2 groups, 2 components over
+  // 4 groups (a third feature sets a and b apart from the other vowels and consonants), and
+  // 1 component over 1 group (every letter embedded alike and no class to tell them apart:
+  // the output is the same whatever the attention, so that one checks the dispatch).
   const Json v = Json::array({1, 0}),
              c = Json::array({0, 1});  // rows of W_V reading the vowel or consonant feature
   std::vector<Problem> problems;
@@ -146,10 +148,18 @@ TEST(ExhaustiveGrading, EqualsStringByStringForEveryShapeOfCountStateRow) {
   problems.push_back(
       consonant_variant("[mean(vowel), mean(consonant), mean(vowel), mean(consonant), mean(vowel)]",
                         Json::array({v, c, v, c, v})));
+  Json four_groups =
+      Json::parse(std::ifstream(HEADGRADER_SOURCE_DIR "/problems/consonant-anywhere.json"))["W_E"];
+  four_groups.push_back(Json(std::vector<int>(26, 0)));
+  four_groups[2][0] = four_groups[2][1] = 1;  // a and b
+  problems.push_back(consonant_variant(
+      "[mean(vowel), mean(consonant)]",
+      Json::array({Json::array({1, 0, 0}), Json::array({0, 1, 0})}), four_groups));
   problems.push_back(consonant_variant("1", Json::array({Json::array({1})}),
                                        Json::array({Json(std::vector<int>(26, 1))}),
                                        Json::object()));
-  const std::vector<std::pair<std::size_t, std::size_t>> shapes = {{2, 1}, {2, 4}, {2, 5}, {1, 1}};
+  const std::vector<std::pair<std::size_t, std::size_t>> shapes = {
+      {2, 1}, {2, 4}, {2, 5}, {4, 2}, {1, 1}};
   RandomHeads random(31);
   for (std::size_t k = 0; k < problems.size(); ++k) {
     const Problem& p = problems[k];

@@ -66,12 +66,27 @@ TEST(ProblemWarnings, AnEmptyTitleOrStatementAndALetterListedTwiceAreNamed) {
   const auto warnings = problem_warnings(*problem);
   ASSERT_EQ(warnings.size(), 3u);
   EXPECT_EQ(warnings[0].field, "title");
-  EXPECT_EQ(warnings[0].message, "is empty: students see the problem listed without a name");
+  EXPECT_EQ(warnings[0].message,
+            "is empty or blank: students see the problem listed without a name");
   EXPECT_EQ(warnings[1].field, "statement");
-  EXPECT_EQ(warnings[1].message, "is empty: students are not told what to build");
+  EXPECT_EQ(warnings[1].message, "is empty or blank: students are not told what to build");
   EXPECT_EQ(warnings[2].field, "classes.vowel");
   EXPECT_EQ(warnings[2].message,
             "lists \"o\" more than once; once is enough (a typo for another letter?)");
+}
+
+TEST(ProblemWarnings, ALetterListedTwiceIsFoundWhateverItsLengthInBytes) {
+  Json json = bundled_json("consonant-anywhere");
+  json["alphabet"] = json["alphabet"].get<std::string>() + "é";  // two bytes in UTF-8
+  for (auto& row : json["W_E"]) row.push_back(0);
+  json["W_E"][0].back() = 1;
+  json["classes"]["vowel"] = "aeiouéé";
+  const auto problem = load(json);
+  ASSERT_TRUE(problem);
+  const auto warnings = problem_warnings(*problem);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0].message,
+            "lists \"é\" more than once; once is enough (a typo for another letter?)");
 }
 
 TEST(ProblemWarnings, AGivenMatrixKeepsItsValuesInTheSubmissionOfZeros) {

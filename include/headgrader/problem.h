@@ -43,6 +43,12 @@ struct StringSpec {
 
 // The three matrices a head needs; which are submitted and which are given.
 inline constexpr const char* kWeightNames[3] = {"W_q", "W_k", "W_V"};
+// The index of a canonical name in kWeightNames; 3 (one past the end) for any other.
+inline std::size_t weight_index(std::string_view name) {
+  std::size_t k = 0;
+  while (k < 3 && name != kWeightNames[k]) ++k;
+  return k;
+}
 
 struct Problem {
   // --- As written (defaults filled in) ---

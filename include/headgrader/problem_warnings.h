@@ -16,8 +16,8 @@ struct ProblemWarning {
   std::string message;
 };
 
-// In this order: an empty title or statement (students would see nothing there); a class
-// that lists a letter twice (harmless, but likely a typo for another letter); and a
+// In this order: an empty or blank title or statement (students would see nothing there);
+// a class that lists a letter twice (harmless, but likely a typo for another letter); and a
 // submission of zeros (every submitted matrix all 0, the given ones as given) passing every
 // tested string: then the tolerance is too loose, or `expected` too near what such a head
 // outputs, for the grade to mean anything. Costs one grading of the problem.
