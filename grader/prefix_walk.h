@@ -80,7 +80,9 @@ class PrefixExpected {
     const std::size_t d = prefix.size();
     int* here = counts_.data() + d * classes_;
     const int* parent = here - classes_;
-    const auto* member = &member_[static_cast<std::size_t>(prefix.back()) * classes_];
+    // Through data(): with no classes the vector is empty, and indexing it is undefined.
+    const unsigned char* member =
+        member_.data() + static_cast<std::size_t>(prefix.back()) * classes_;
     for (std::size_t c = 0; c < classes_; ++c) here[c] = parent[c] + member[c];
   }
   // `expected` at the prefix's last position (after advance(prefix)).
