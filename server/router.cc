@@ -13,6 +13,7 @@
 #include "headgrader/report.h"
 #include "headgrader/submission.h"
 #include "access_log.h"
+#include "openapi_document.h"
 
 namespace headgrader::server {
 namespace {
@@ -25,7 +26,8 @@ enum class Route {
   kGrade,
   kHealth,
   kProblemsStatus,
-  kValidate
+  kValidate,
+  kOpenApi
 };
 
 struct Match {
@@ -35,7 +37,7 @@ struct Match {
 
 constexpr std::string_view kRouteList =
     "GET /v1/problems, GET /v1/problems/{id}, POST /v1/problems/{id}/grade and GET /healthz "
-    "(and, with a staff key, GET /v1/problems/status, POST /v1/problems/validate, "
+    "(described at GET /v1/openapi.json; and, with a staff key, GET /v1/problems/status, POST /v1/problems/validate, "
     "PUT and DELETE /v1/problems/{id})";
 
 int hex_value(char c) {
@@ -104,6 +106,7 @@ Match match_path(std::string_view path) {
   };
   // An empty pattern segment stands for the id, which must not be empty.
   if (is({"healthz"})) return {Route::kHealth, {}};
+  if (is({"v1", "openapi.json"})) return {Route::kOpenApi, {}};
   if (is({"v1", "problems"})) return {Route::kProblems, {}};
   // The §9 routes take these two names: no problem with either id can be fetched or replaced.
   if (is({"v1", "problems", "status"})) return {Route::kProblemsStatus, {}};
@@ -337,6 +340,9 @@ Routed Router::route_unguarded(const Request& request) const {
       return {json_answer(request, http::status::ok, R"({"status":"ok"})"), "", std::nullopt};
     case Route::kProblems:
       return {json_answer(request, http::status::ok, snapshot->list_json()), "", std::nullopt};
+    case Route::kOpenApi:
+      return {json_answer(request, http::status::ok, std::string(openapi_document())), "",
+              std::nullopt};
     case Route::kProblemsStatus:
       return answer_status(request);
     case Route::kValidate:
