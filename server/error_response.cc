@@ -32,6 +32,7 @@ constexpr std::array kStatusOfCode = {
     CodeStatus{error_code::kHeaderTooLarge, http::status::request_header_fields_too_large},
     CodeStatus{error_code::kTooManyConnections, http::status::service_unavailable},
     CodeStatus{error_code::kShuttingDown, http::status::service_unavailable},
+    CodeStatus{error_code::kRateLimited, http::status::too_many_requests},
     CodeStatus{error_code::kInternalError, http::status::internal_server_error},
 };
 

@@ -47,7 +47,8 @@ Result<ServerOptions> parse_options(std::span<const std::string_view> args) {
     }
     if (flag != "--problems" && flag != "--address" && flag != "--port" && flag != "--threads" &&
         flag != "--max-connections" && flag != "--read-timeout-ms" &&
-        flag != "--shutdown-grace-ms") {
+        flag != "--shutdown-grace-ms" && flag != "--max-connections-per-address" &&
+        flag != "--unsent-answer-budget-bytes") {
       return usage_error("unknown argument \"" + std::string(flag) + "\"; see --help");
     }
     if (!has_value) {
@@ -80,6 +81,22 @@ Result<ServerOptions> parse_options(std::span<const std::string_view> args) {
           options.max_connections == 0) {
         return usage_error("--max-connections must be a number from 1 to " +
                            std::to_string(limits::kMaxConnections) + "; it is \"" +
+                           std::string(value) + "\"");
+      }
+    } else if (flag == "--max-connections-per-address") {
+      if (!parse_number<std::size_t>(value, limits::kMaxConnections,
+                                     options.max_connections_per_address) ||
+          options.max_connections_per_address == 0) {
+        return usage_error("--max-connections-per-address must be a number from 1 to " +
+                           std::to_string(limits::kMaxConnections) + "; it is \"" +
+                           std::string(value) + "\"");
+      }
+    } else if (flag == "--unsent-answer-budget-bytes") {
+      if (!parse_number<std::size_t>(value, limits::kUnsentAnswerBudget,
+                                     options.unsent_answer_budget) ||
+          options.unsent_answer_budget == 0) {
+        return usage_error("--unsent-answer-budget-bytes must be a number from 1 to " +
+                           std::to_string(limits::kUnsentAnswerBudget) + "; it is \"" +
                            std::string(value) + "\"");
       }
     } else if (flag == "--read-timeout-ms") {

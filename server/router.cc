@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "headgrader/grade.h"
+#include "headgrader/grading_cost.h"
 #include "headgrader/limits.h"
 #include "headgrader/report.h"
 #include "headgrader/submission.h"
@@ -189,7 +190,7 @@ bool Router::grades_long(const Request& request) const {
     const Rendered* rendered = find(match.id);
     if (rendered == nullptr) return false;
     const Problem& problem = *rendered->problem;
-    return problem.count_states == nullptr && problem.tested_total() > limits::kLongGradingStrings;
+    return grading_cost(problem) > limits::kLongGradingCost;
   } catch (const std::exception&) {
     return false;  // out of memory: route() answers it
   }
