@@ -9,6 +9,7 @@
 #include <boost/beast/http.hpp>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -21,6 +22,7 @@
 #include "headgrader/problem.h"
 #include "headgrader/report.h"
 #include "headgrader/submission.h"
+#include "request_framing.h"
 #include "router.h"
 
 namespace headgrader::fuzz {
@@ -34,13 +36,26 @@ inline void http_request(const server::Router& router, std::string_view input) {
     http::request_parser<http::string_body> parser;
     parser.body_limit(limits::kMaxBodyBytes);
     parser.header_limit(limits::kMaxHeaderBytes);
-    parser.eager(true);
+    // As the Session reads: the header alone, its framing checked (a refused one ends the
+    // connection), then the body, its trailer fields dropped.
     boost::beast::error_code ec;
-    const std::size_t used = parser.put(boost::asio::buffer(input.data(), input.size()), ec);
+    std::size_t used = parser.put(boost::asio::buffer(input.data(), input.size()), ec);
+    if (ec || !parser.is_header_done()) return;
+    if (const auto refused = server::framing_error(parser.get())) {
+      if (refused->code != std::string(error_code::kBadRequest)) std::abort();
+      return;
+    }
+    const auto header_fields =
+        static_cast<std::size_t>(std::distance(parser.get().begin(), parser.get().end()));
+    parser.eager(true);
+    if (!parser.is_done()) {
+      used += parser.put(boost::asio::buffer(input.data() + used, input.size() - used), ec);
+    }
     if (ec == http::error::need_more) ec = {};
     if (!ec && !parser.is_done()) parser.put_eof(ec);  // the connection ends here
     if (ec || !parser.is_done()) return;
     input.remove_prefix(used);
+    server::drop_trailer_fields(parser.get().base(), header_fields);
     const server::Routed routed = router.route(parser.get());
     // Every answer is a status the contract knows, with a JSON body.
     const unsigned status = routed.response.result_int();

@@ -9,6 +9,7 @@
 #include "count_states.h"
 #include "head_math.h"
 #include "headgrader/grade.h"
+#include "headgrader/grade_cancel.h"
 #include "headgrader/strings.h"
 #include "portable_exp.h"
 
@@ -622,6 +623,7 @@ std::uint64_t grade_exhaustive(const Problem& p, const HeadWeights& w, PrefixJud
   if (judge) {
     if (const auto counted = judge->count_exhaustive_failures(E, failures)) return *counted;
     walk_prefixes(reps, E, [&](std::span<const int> prefix) {
+      if (grading_cancelled()) return false;  // back up to the root without a look
       if (judge->passes(prefix)) return true;
       failed += 1 + exhaustive_count(reps.size(), E - static_cast<int>(prefix.size()));
       failures.add_subtree(prefix, reps, E);
@@ -631,6 +633,7 @@ std::uint64_t grade_exhaustive(const Problem& p, const HeadWeights& w, PrefixJud
   }
   // Without the mask a position sees the whole string: no prefix can be shared.
   walk_prefixes(reps, E, [&](std::span<const int> prefix) {
+    if (grading_cancelled()) return false;
     const TokenString s(prefix.begin(), prefix.end());
     if (!string_passes(p, w, s)) {
       ++failed;

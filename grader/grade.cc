@@ -8,6 +8,7 @@
 #include <limits>
 #include <optional>
 
+#include "headgrader/grade_cancel.h"
 #include "exhaustive.h"
 #include "prefix_walk.h"
 
@@ -64,7 +65,8 @@ GradeReport finish_report(const Problem& problem, const HeadWeights& weights,
                           FailureCollector& failures, std::uint64_t failed, PrefixJudge* judge) {
   // A correct head passes them all, known without a look at each.
   const bool all_pass = judge && judge->every_tested_string_passes();
-  for (std::size_t i = 0; i < problem.extra_strings.size() && !all_pass; ++i) {
+  for (std::size_t i = 0; i < problem.extra_strings.size() && !all_pass && !grading_cancelled();
+       ++i) {
     const TokenString& s = problem.extra_strings[i];
     const bool passes = judge ? judge->extra_string_passes(i) : string_passes(problem, weights, s);
     if (!passes) {

@@ -4,8 +4,10 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "headgrader/limits.h"
 #include "message_text.h"
 
 namespace headgrader {
@@ -17,33 +19,54 @@ std::string line_and_column(std::string_view text, std::size_t offset) {
   return "line " + std::to_string(at.line) + ", column " + std::to_string(at.column);
 }
 
-// Walks the token stream once, checking depth and duplicate keys before each event reaches
-// the tree builder (nlohmann's own, the one Json::parse uses): a tree too deep or with a
-// key given twice is never built, and sound input is read only once.
+// Walks the token stream once, checking depth, duplicate keys and keys per object before
+// each event is placed in the tree: a tree too deep, too wide or with a key given twice is
+// never built, and sound input is read only once. The tree is built here rather than by
+// nlohmann's json_sax_dom_parser, whose object insertion is a linear scan (ordered_json):
+// each event costs O(1) (a key, O(log n) for the duplicate check), so any body is read in
+// time linear in its size.
 class CheckedParse : public nlohmann::json_sax<Json> {
  public:
   CheckedParse(Json& root, std::string_view text, std::size_t max_depth, std::string_view subject)
-      : dom_(root, /*allow_exceptions=*/false),
+      : root_(root),
         text_(text),
         max_depth_(max_depth),
         subject_(subject) {}
 
-  bool null() override { return dom_.null(); }
-  bool boolean(bool b) override { return dom_.boolean(b); }
-  bool number_integer(number_integer_t n) override { return dom_.number_integer(n); }
-  bool number_unsigned(number_unsigned_t n) override { return dom_.number_unsigned(n); }
-  bool number_float(number_float_t x, const string_t& text) override {
-    return dom_.number_float(x, text);
-  }
-  bool string(string_t& text) override { return dom_.string(text); }
-  bool binary(binary_t& bytes) override { return dom_.binary(bytes); }
-  bool start_object(std::size_t size) override {
+  bool null() override { return put(nullptr); }
+  bool boolean(bool b) override { return put(b); }
+  bool number_integer(number_integer_t n) override { return put(n); }
+  bool number_unsigned(number_unsigned_t n) override { return put(n); }
+  bool number_float(number_float_t x, const string_t&) override { return put(x); }
+  bool string(string_t& text) override { return put(std::move(text)); }
+  bool binary(binary_t& bytes) override { return put(std::move(bytes)); }
+  bool start_object(std::size_t) override {
+    if (!enter()) return false;
     keys_.emplace_back();
-    return enter() && dom_.start_object(size);
+    put(Json::object());
+    open_.push_back(value_);
+    return true;
   }
   bool key(string_t& key) override {
     if (depth_ == 1) top_key_ = key;  // keys at depth 1 are the root object's
-    if (keys_.back().insert(key).second) return dom_.key(key);
+    std::set<std::string>& seen = keys_.back();
+    if (seen.size() >= limits::kMaxJsonObjectKeys) {
+      error_ = blame_top_key(error_code::kOutOfRange,
+                             subject_ + " holds an object with more than " +
+                                 std::to_string(limits::kMaxJsonObjectKeys) +
+                                 " keys; no object of the contract needs that many");
+      return false;
+    }
+    if (seen.insert(key).second) {
+      // The key is new in its object (just checked), so it is appended as is: the tree's
+      // own insertion (ordered_json's operator[]) would scan every key before it, O(n²)
+      // for an object of n keys (seconds for a 1 MiB body of short keys).
+      auto& members = static_cast<Json::object_t::Container&>(
+          open_.back()->get_ref<Json::object_t&>());
+      members.emplace_back(key, nullptr);
+      member_ = &members.back().second;
+      return true;
+    }
     const std::string shown = "\"" + shorten(key) + "\"";
     error_ = blame_top_key(
         error_code::kDuplicateField,
@@ -54,13 +77,20 @@ class CheckedParse : public nlohmann::json_sax<Json> {
   }
   bool end_object() override {
     keys_.pop_back();
+    open_.pop_back();
     --depth_;
-    return dom_.end_object();
+    return true;
   }
-  bool start_array(std::size_t size) override { return enter() && dom_.start_array(size); }
+  bool start_array(std::size_t) override {
+    if (!enter()) return false;
+    put(Json::array());
+    open_.push_back(value_);
+    return true;
+  }
   bool end_array() override {
+    open_.pop_back();
     --depth_;
-    return dom_.end_array();
+    return true;
   }
   bool parse_error(std::size_t position, const std::string&,
                    const nlohmann::detail::exception& ex) override {
@@ -80,6 +110,25 @@ class CheckedParse : public nlohmann::json_sax<Json> {
   const std::optional<Error>& error() const { return error_; }
 
  private:
+  // Places a value: the root, the next item of the open array, or the value of the key just
+  // read in the open object. value_ points at it (stable until its container grows, which
+  // is only after the value is complete).
+  template <class Value>
+  bool put(Value&& value) {
+    if (open_.empty()) {
+      root_ = Json(std::forward<Value>(value));
+      value_ = &root_;
+    } else if (open_.back()->is_array()) {
+      auto& items = open_.back()->get_ref<Json::array_t&>();
+      items.emplace_back(std::forward<Value>(value));
+      value_ = &items.back();
+    } else {
+      *member_ = Json(std::forward<Value>(value));
+      value_ = member_;
+    }
+    return true;
+  }
+
   bool enter() {
     if (++depth_ > max_depth_) {
       error_ = blame_top_key(error_code::kTooDeep, subject_ + " is nested more than " +
@@ -223,7 +272,10 @@ class CheckedParse : public nlohmann::json_sax<Json> {
 
   static constexpr int kNumberOverflow = 406;  // nlohmann's out_of_range.406
 
-  nlohmann::detail::json_sax_dom_parser<Json> dom_;
+  Json& root_;
+  std::vector<Json*> open_;  // the arrays and objects being read, innermost last
+  Json* member_ = nullptr;   // the value of the key last read
+  Json* value_ = nullptr;    // the value last placed
   std::string_view text_;  // what is parsed
   std::size_t max_depth_;
   std::string subject_;

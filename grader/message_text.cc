@@ -1,6 +1,35 @@
 #include "message_text.h"
 
+#include <algorithm>
+#include <iomanip>
+#include <limits>
+#include <sstream>
+
 namespace headgrader {
+namespace {
+
+std::string list_text(std::span<const double> numbers, int digits) {
+  std::ostringstream out;
+  out << std::setprecision(digits) << '[';
+  for (std::size_t i = 0; i < numbers.size(); ++i) out << (i ? ", " : "") << numbers[i];
+  out << ']';
+  return out.str();
+}
+
+}  // namespace
+
+std::pair<std::string, std::string> lists_told_apart(std::span<const double> a,
+                                                     std::span<const double> b) {
+  constexpr int kFewest = 6;
+  constexpr int kMost = std::numeric_limits<double>::max_digits10;
+  std::pair<std::string, std::string> texts{list_text(a, kFewest), list_text(b, kFewest)};
+  const bool differ = !std::equal(a.begin(), a.end(), b.begin(), b.end());
+  for (int digits = kFewest + 1; differ && texts.first == texts.second && digits <= kMost;
+       ++digits) {
+    texts = {list_text(a, digits), list_text(b, digits)};
+  }
+  return texts;
+}
 
 std::string shorten_for_message(const std::string& text) {
   constexpr std::size_t kMax = 64;

@@ -4,7 +4,9 @@
 
 #include <cstddef>
 #include <string>
+#include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace headgrader {
@@ -18,6 +20,13 @@ std::string count_of(std::size_t n, const char* singular, const char* plural);
 
 // "W_q", "W_q and W_k", "W_q, W_k and W_V".
 std::string list_names(const std::vector<std::string>& names);
+
+// Two lists of numbers as "[1, 0.5]", each number at the fewest significant digits (6 at
+// least, as a stream prints them; up to 17, which tells any two doubles apart) at which the
+// two texts differ, when the lists differ: "gives [1, 0] where expected is [1, 0]" cannot be
+// read, "[1, 0] where expected is [1, 4.94065645841247e-324]" can.
+std::pair<std::string, std::string> lists_told_apart(std::span<const double> a,
+                                                     std::span<const double> b);
 
 // The line and column (both 1-based, columns counted in bytes) of the byte at `offset` of
 // `text`, for messages that point into a file or a formula: "line 3, column 7".

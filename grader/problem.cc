@@ -13,6 +13,7 @@
 #include "headgrader/limits.h"
 #include "count_states.h"
 #include "json_input.h"
+#include "message_text.h"
 #include "prefix_walk.h"
 #include "problem_fields.h"
 
@@ -176,12 +177,10 @@ void check_expected_everywhere(const Problem& p, DefectList& defects) {
   if (problem_found) defects.add("expected", *problem_found);
 }
 
-std::string row_text(const Matrix& m, Eigen::Index row) {
-  std::ostringstream out;
-  out << "[";
-  for (Eigen::Index c = 0; c < m.cols(); ++c) out << (c ? ", " : "") << m(row, c);
-  out << "]";
-  return out.str();
+std::vector<double> row_of(const Matrix& m, Eigen::Index row) {
+  std::vector<double> numbers;
+  for (Eigen::Index c = 0; c < m.cols(); ++c) numbers.push_back(m(row, c));
+  return numbers;
 }
 
 void check_reference_passes(const Problem& p, DefectList& defects) {
@@ -189,12 +188,13 @@ void check_reference_passes(const Problem& p, DefectList& defects) {
   if (report.passed) return;
   const auto& f = report.failures.front();
   const auto row = f.failing_positions.front() - 1;
+  const auto [given, expected] =
+      lists_told_apart(row_of(f.trace.output, row), row_of(f.expected, row));
   defects.add("reference",
               "fails its own tests (" + std::to_string(report.failed) + " of " +
                   std::to_string(report.total) + " strings fail); the first is " +
                   quote(p, f.input) + ": at position " + std::to_string(row + 1) +
-                  " it gives " + row_text(f.trace.output, row) + " where expected is " +
-                  row_text(f.expected, row) + " (tolerance " + Json(p.tolerance).dump() + ")");
+                  " it gives " + given + " where expected is " + expected + " (tolerance " + Json(p.tolerance).dump() + ")");
 }
 
 }  // namespace

@@ -18,9 +18,10 @@ Result<std::shared_ptr<Listener>> Listener::open(net::io_context& ioc,
                                                  const Router& router, AccessLog& access_log,
                                                  std::size_t max_connections,
                                                  SessionTimeouts timeouts,
-                                                 LongGradings* long_gradings) {
-  auto listener =
-      std::make_shared<Listener>(ioc, router, access_log, max_connections, timeouts, long_gradings);
+                                                 LongGradings* long_gradings,
+                                                 ListenerShares shares) {
+  auto listener = std::make_shared<Listener>(ioc, router, access_log, max_connections, timeouts,
+                                             long_gradings, shares);
   tcp::acceptor& acceptor = listener->acceptor_;
   beast::error_code ec;
   const auto fail = [&](const char* step) {
@@ -41,14 +42,15 @@ Result<std::shared_ptr<Listener>> Listener::open(net::io_context& ioc,
 
 Listener::Listener(net::io_context& ioc, const Router& router, AccessLog& access_log,
                    std::size_t max_connections, SessionTimeouts timeouts,
-                   LongGradings* long_gradings)
+                   LongGradings* long_gradings, ListenerShares shares)
     : ioc_(ioc),
       acceptor_(net::make_strand(ioc)),
       retry_timer_(acceptor_.get_executor()),
       router_(router),
       access_log_(access_log),
       long_gradings_(long_gradings),
-      connections_(std::make_shared<Connections>(max_connections)),
+      connections_(std::make_shared<Connections>(max_connections, shares.connections_per_address,
+                                                 shares.unsent_answer_budget)),
       timeouts_(timeouts) {}
 
 tcp::endpoint Listener::local_endpoint() const {
@@ -88,16 +90,14 @@ void Listener::on_accept(beast::error_code ec, tcp::socket socket) {
     });
     return;
   }
+  beast::error_code ignored;
+  const net::ip::address address = socket.remote_endpoint(ignored).address();
   auto session = std::make_shared<Session>(std::move(socket), router_, access_log_, connections_,
                                            timeouts_, long_gradings_);
-  if (connections_->add(session)) {
-    session->run();
+  if (std::optional<Error> refused = connections_->add(session, address)) {
+    session->reject(std::move(*refused));
   } else {
-    session->reject({error_code::kTooManyConnections,
-                     "the server is serving its maximum of " +
-                         std::to_string(connections_->capacity()) +
-                         " connections; try again shortly",
-                     ""});
+    session->run();
   }
   do_accept();
 }

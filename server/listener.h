@@ -1,6 +1,8 @@
-// Accepts connections and starts a Session for each, each on its own strand, up to a cap:
-// a connection over the cap gets a 503 JSON answer and is closed, instead of waiting in the
-// backlog or being dropped. shutdown() stops accepting and winds the sessions down.
+// Accepts connections and starts a Session for each, each on its own strand, up to a cap
+// (with a share per client address, and idle keep-alive connections closed to make room:
+// connections.h): a connection over it gets a 503 JSON answer and is closed, instead of
+// waiting in the backlog or being dropped. shutdown() stops accepting and winds the sessions
+// down.
 // Thread-safety: open/run once from one thread; shutdown() and connections() from any.
 #pragma once
 
@@ -16,6 +18,12 @@
 
 namespace headgrader::server {
 
+// What one client may hold: limits.h's, unless a test lowers them (hidden flags).
+struct ListenerShares {
+  std::size_t connections_per_address = limits::kMaxConnectionsPerAddress;
+  std::size_t unsent_answer_budget = limits::kUnsentAnswerBudget;
+};
+
 class Listener : public std::enable_shared_from_this<Listener> {
  public:
   // Binds and listens on `endpoint` (port 0: a free one). The error names the endpoint and
@@ -25,11 +33,12 @@ class Listener : public std::enable_shared_from_this<Listener> {
   static Result<std::shared_ptr<Listener>> open(
       net::io_context& ioc, const tcp::endpoint& endpoint, const Router& router,
       AccessLog& access_log, std::size_t max_connections = limits::kMaxConnections,
-      SessionTimeouts timeouts = {}, LongGradings* long_gradings = nullptr);
+      SessionTimeouts timeouts = {}, LongGradings* long_gradings = nullptr,
+      ListenerShares shares = {});
 
   Listener(net::io_context& ioc, const Router& router, AccessLog& access_log,
            std::size_t max_connections, SessionTimeouts timeouts = {},
-           LongGradings* long_gradings = nullptr);
+           LongGradings* long_gradings = nullptr, ListenerShares shares = {});
 
   // Where it listens, with the real port.
   tcp::endpoint local_endpoint() const;

@@ -76,5 +76,6 @@ int main(int argc, char** argv) {
   raise_descriptor_limit();
   return server::serve(service, options.address, options.port,
                        server::thread_count(options.threads), std::cout, std::cerr,
-                       {options.max_connections, options.read_timeout, options.shutdown_grace});
+                       {options.max_connections, options.read_timeout, options.shutdown_grace,
+                        options.max_connections_per_address, options.unsent_answer_budget});
 }

@@ -30,7 +30,8 @@ bool parse_number(std::string_view text, T max, T& out) {
 
 // The flags of Part 2, each of which may come from HEADGRADER_<FLAG> (API.md Part 2). Flags
 // without a value ("--lti-allow-http") take "1" or "true" from their variable.
-constexpr std::array<std::string_view, 2> kEnvFlags = {"--keys", "--grading"};
+constexpr std::array<std::string_view, 4> kEnvFlags = {
+    "--keys", "--grading", "--max-connections-per-address", "--unsent-answer-budget-bytes"};
 constexpr std::array<std::string_view, 0> kEnvSwitches = {};
 
 std::string env_name(std::string_view flag) {
@@ -97,7 +98,8 @@ Result<ServerOptions> parse_arguments(std::span<const std::string_view> args) {
     }
     if (flag != "--problems" && flag != "--address" && flag != "--port" && flag != "--threads" &&
         flag != "--max-connections" && flag != "--read-timeout-ms" &&
-        flag != "--shutdown-grace-ms" && flag != "--keys" && flag != "--grading") {
+        flag != "--shutdown-grace-ms" && flag != "--keys" && flag != "--grading" &&
+        flag != "--max-connections-per-address" && flag != "--unsent-answer-budget-bytes") {
       return usage_error("unknown argument \"" + std::string(flag) + "\"; see --help");
     }
     if (!has_value) {
@@ -140,6 +142,22 @@ Result<ServerOptions> parse_arguments(std::span<const std::string_view> args) {
           options.max_connections == 0) {
         return usage_error("--max-connections must be a number from 1 to " +
                            std::to_string(limits::kMaxConnections) + "; it is \"" +
+                           std::string(value) + "\"");
+      }
+    } else if (flag == "--max-connections-per-address") {
+      if (!parse_number<std::size_t>(value, limits::kMaxConnections,
+                                     options.max_connections_per_address) ||
+          options.max_connections_per_address == 0) {
+        return usage_error("--max-connections-per-address must be a number from 1 to " +
+                           std::to_string(limits::kMaxConnections) + "; it is \"" +
+                           std::string(value) + "\"");
+      }
+    } else if (flag == "--unsent-answer-budget-bytes") {
+      if (!parse_number<std::size_t>(value, limits::kUnsentAnswerBudget,
+                                     options.unsent_answer_budget) ||
+          options.unsent_answer_budget == 0) {
+        return usage_error("--unsent-answer-budget-bytes must be a number from 1 to " +
+                           std::to_string(limits::kUnsentAnswerBudget) + "; it is \"" +
                            std::string(value) + "\"");
       }
     } else if (flag == "--read-timeout-ms") {

@@ -36,6 +36,10 @@ struct ServerOptions {
   std::size_t max_connections = limits::kMaxConnections;
   std::chrono::milliseconds read_timeout = limits::kReadTimeout;
   std::chrono::milliseconds shutdown_grace = limits::kShutdownGrace;
+  // --max-connections-per-address N (behind a proxy every client has its address) and
+  // --unsent-answer-budget-bytes N (tests keep it small).
+  std::size_t max_connections_per_address = limits::kMaxConnectionsPerAddress;
+  std::size_t unsent_answer_budget = limits::kUnsentAnswerBudget;
 };
 
 // Looks up an environment variable; nullopt when it is not set.

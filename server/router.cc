@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "headgrader/grade.h"
+#include "headgrader/grading_cost.h"
 #include "headgrader/limits.h"
 #include "headgrader/problem_warnings.h"
 #include "headgrader/report.h"
@@ -267,8 +268,7 @@ bool Router::grades_long(const Request& request) const {
     const std::shared_ptr<const CatalogSnapshot> snapshot = service_.problems->current();
     const CatalogSnapshot::Entry* entry = snapshot->find(match.id);
     if (entry == nullptr) return false;
-    const Problem& problem = *entry->problem;
-    return problem.count_states == nullptr && problem.tested_total() > limits::kLongGradingStrings;
+    return grading_cost(*entry->problem) > limits::kLongGradingCost;
   } catch (const std::exception&) {
     return false;  // out of memory: route() answers it
   }

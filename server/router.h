@@ -41,7 +41,7 @@ class Router {
 
   Routed route(const Request& request) const;
 
-  // Whether route(request) would be a grading that takes long (limits::kLongGradingStrings):
+  // Whether route(request) would be a grading that takes long (limits::kLongGradingCost):
   // the server runs those off the threads that read and write. Never throws.
   bool grades_long(const Request& request) const;
 

@@ -100,8 +100,10 @@ int serve(const Service& service, const std::string& address, std::uint16_t port
   const SessionTimeouts timeouts{
       tuning.read_timeout, shortened ? std::chrono::milliseconds(tuning.read_timeout)
                                      : std::chrono::milliseconds(limits::kIdleTimeout)};
-  Result<std::shared_ptr<Listener>> opened = Listener::open(
-      ioc, {ip, port}, router, access_log, tuning.max_connections, timeouts, &long_gradings);
+  Result<std::shared_ptr<Listener>> opened =
+      Listener::open(ioc, {ip, port}, router, access_log, tuning.max_connections, timeouts,
+                     &long_gradings,
+                     {tuning.max_connections_per_address, tuning.unsent_answer_budget});
   if (!opened) {
     err << opened.error().message << '\n';
     return 1;

@@ -22,6 +22,8 @@ struct ConnectionTuning {
   std::size_t max_connections = limits::kMaxConnections;
   std::chrono::milliseconds read_timeout = limits::kReadTimeout;
   std::chrono::milliseconds shutdown_grace = limits::kShutdownGrace;
+  std::size_t max_connections_per_address = limits::kMaxConnectionsPerAddress;
+  std::size_t unsent_answer_budget = limits::kUnsentAnswerBudget;
 };
 
 // Serves `service` on address:port with `threads` threads until SIGTERM or SIGINT. Writes

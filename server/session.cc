@@ -1,10 +1,15 @@
 #include "session.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <utility>
 
+#include <sys/socket.h>
+
 #include "headgrader/limits.h"
+#include "headgrader/grade_cancel.h"
+#include "request_framing.h"
 
 namespace headgrader::server {
 namespace {
@@ -42,36 +47,6 @@ std::optional<Error> read_error_answer(const beast::error_code& ec,
 
 }  // namespace
 
-// --- Connections ------------------------------------------------------------------------------
-
-bool Connections::add(const std::shared_ptr<Session>& session) {
-  const std::lock_guard lock(mutex_);
-  if (sessions_.size() >= capacity_) return false;
-  sessions_.emplace(session.get(), session);
-  return true;
-}
-
-void Connections::remove(const Session* session) {
-  const std::lock_guard lock(mutex_);
-  sessions_.erase(session);
-}
-
-std::size_t Connections::size() const {
-  const std::lock_guard lock(mutex_);
-  return sessions_.size();
-}
-
-void Connections::shutdown_all() {
-  std::vector<std::shared_ptr<Session>> open;
-  {
-    const std::lock_guard lock(mutex_);
-    for (const auto& [key, weak] : sessions_) {
-      if (auto session = weak.lock()) open.push_back(std::move(session));
-    }
-  }
-  for (const auto& session : open) session->shutdown();
-}
-
 // --- Session ----------------------------------------------------------------------------------
 
 Session::Session(tcp::socket&& socket, const Router& router, AccessLog& access_log,
@@ -89,6 +64,7 @@ Session::Session(tcp::socket&& socket, const Router& router, AccessLog& access_l
   // For do_write's first attempt; the asynchronous operations work either way.
   beast::error_code ignored;
   socket_.non_blocking(true, ignored);
+  address_ = socket_.remote_endpoint(ignored).address();
 }
 
 Session::~Session() { connections_->remove(this); }
@@ -129,6 +105,9 @@ void Session::do_wait() {
   if (buffer_.size() > 0) return start_request();  // pipelined: it is already here
 
   idle_ = true;
+  // Between requests it may be closed to make room for another client; before its first,
+  // it is under the read timeout as a request in flight is.
+  if (!first_request_) connections_->set_idle(this, true);
   set_deadline(std::chrono::steady_clock::now() +
                (first_request_ ? timeouts_.read : timeouts_.idle));
   socket_.async_read_some(buffer_.prepare(kFirstReadBytes),
@@ -137,6 +116,7 @@ void Session::do_wait() {
 
 void Session::on_wait(beast::error_code ec, std::size_t bytes) {
   idle_ = false;
+  if (!first_request_) connections_->set_idle(this, false);
   // The client left, stayed idle too long, or the server is stopping: nothing to answer.
   if (ec) return do_close();
   buffer_.commit(bytes);
@@ -154,9 +134,10 @@ void Session::start_request() {
       std::chrono::steady_clock::now(), std::chrono::system_clock::now(), "", "", "", std::nullopt};
   request_deadline_ = pending_.started + timeouts_.read;
   set_deadline(request_deadline_);
-  parser_->eager(true);  // on past the header into the body, as http::read does
+  // The header alone first: its framing is checked before any of the body is parsed.
+  parser_->eager(false);
   beast::error_code ec;
-  while (buffer_.size() > 0 && !parser_->is_done()) {
+  while (buffer_.size() > 0 && !parser_->is_header_done()) {
     const std::size_t used = parser_->put(buffer_.data(), ec);
     buffer_.consume(used);
     if (ec == http::error::need_more) {
@@ -184,8 +165,29 @@ void Session::on_header() {
   const auto& header = parser_->get();
   pending_.method = std::string(header.method_string());
   pending_.path = std::string(header.target());
+  if (std::optional<Error> error = framing_error(header)) {
+    Response response = error_response(*error, header.version(), false);
+    if (header.method() == http::verb::head) response = headers_only(std::move(response));
+    // The body's end is unknown, so the connection cannot carry another request.
+    return do_write(std::move(response), /*linger=*/true);
+  }
+  header_fields_ = static_cast<std::size_t>(std::distance(header.begin(), header.end()));
+  // On past the header into the body, as http::read does: what is buffered first.
+  parser_->eager(true);
+  beast::error_code ec;
+  while (buffer_.size() > 0 && !parser_->is_done()) {
+    const std::size_t used = parser_->put(buffer_.data(), ec);
+    buffer_.consume(used);
+    if (ec == http::error::need_more) {
+      ec = {};
+      break;
+    }
+    if (ec || used == 0) break;
+  }
+  if (ec) return on_read_error(ec);
   if (parser_->is_done()) return answer();
-  if (beast::iequals(header[http::field::expect], "100-continue")) {
+  // RFC 9110 §10.1.1: no 1xx answer to an HTTP/1.0 client, which would not expect one.
+  if (header.version() >= 11 && beast::iequals(header[http::field::expect], "100-continue")) {
     // The client waits for this before sending the body (curl does for large bodies).
     continue_ = {http::status::continue_, header.version()};
     set_deadline(std::chrono::steady_clock::now() + limits::kWriteTimeout);
@@ -214,19 +216,73 @@ void Session::on_read_body(beast::error_code ec, std::size_t) {
 }
 
 void Session::answer() {
-  if (long_gradings_ != nullptr && router_.grades_long(parser_->get())) {
-    // No deadline while it runs: the client waits for the answer, and SIGTERM's grace
-    // period bounds the wait when the server stops.
-    set_deadline(std::chrono::steady_clock::time_point::max());
-    return long_gradings_->post([self = shared_from_this()] {
-      // The strand runs nothing of this session until the answer is back on it.
-      Routed routed = self->router_.route(self->parser_->get());
-      net::dispatch(self->socket_.get_executor(), [self, routed = std::move(routed)]() mutable {
-        self->write_answer(std::move(routed));
-      });
+  // Trailer fields are never read as headers (request_framing.h).
+  drop_trailer_fields(parser_->get().base(), header_fields_);
+  // While the answers that clients have not taken exceed their budget, this address waits
+  // if it holds its share of them (answer_budget.h); the deadline keeps running meanwhile.
+  connections_->answers().when_room(address_, [self = shared_from_this()] {
+    net::dispatch(self->socket_.get_executor(), [self] {
+      if (self->closed_) return;
+      if (self->long_gradings_ != nullptr && self->router_.grades_long(self->parser_->get())) {
+        return self->route_long();
+      }
+      self->route_here();
     });
-  }
-  write_answer(router_.route(parser_->get()));
+  });
+}
+
+void Session::route_here() { write_answer(router_.route(parser_->get())); }
+
+void Session::route_long() {
+  // No deadline while it runs: the client waits for the answer, and SIGTERM's grace
+  // period bounds the wait when the server stops.
+  set_deadline(std::chrono::steady_clock::time_point::max());
+  abandoned_.store(false);
+  const bool queued = long_gradings_->post(address_, [self = shared_from_this()] {
+    // The strand runs nothing of this session but watch_client() until the answer is back.
+    Routed routed;
+    if (!self->abandoned_.load() && !self->client_gone()) {
+      const GradeCancelScope scope(self->abandoned_);
+      routed = self->router_.route(self->parser_->get());
+    }
+    net::dispatch(self->socket_.get_executor(), [self, routed = std::move(routed)]() mutable {
+      beast::error_code ignored;
+      self->socket_.cancel(ignored);  // watch_client()'s wait
+      // Nobody would read the answer (or it was cut short): the connection and body go.
+      if (self->abandoned_.load() || self->client_gone()) return self->do_close();
+      self->write_answer(std::move(routed));
+    });
+  });
+  if (queued) return watch_client();
+  const std::size_t per_address = long_gradings_->max_per_address();
+  Response response = error_response(
+      {error_code::kRateLimited,
+       "this problem's gradings take long, and the server already has its maximum of them "
+       "queued or running (" +
+           std::to_string(long_gradings_->max_total()) + " in all, " +
+           std::to_string(per_address) + " per client address); try again in a few seconds",
+       ""},
+      parser_->get().version(), parser_->get().keep_alive());
+  response.set(http::field::retry_after, std::to_string(limits::kLongGradingRetryAfter.count()));
+  write_answer({std::move(response), "", std::nullopt});
+}
+
+// While a long grading is queued or runs: a client that hangs up has it dropped or cut short.
+void Session::watch_client() {
+  socket_.async_wait(tcp::socket::wait_read, [self = shared_from_this()](beast::error_code ec) {
+    if (ec) return;  // cancelled: the answer is back
+    // Readable: the client closed (or reset), or sent its next request early; only the
+    // first ends the grading. The next request stays buffered in the socket for do_wait.
+    if (self->client_gone()) self->abandoned_.store(true);
+  });
+}
+
+bool Session::client_gone() const {
+  char byte = 0;
+  const ssize_t n = ::recv(const_cast<tcp::socket&>(socket_).native_handle(), &byte, 1,
+                           MSG_PEEK | MSG_DONTWAIT);
+  if (n == 0) return true;  // end of stream: the client has closed its side
+  return n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR;
 }
 
 void Session::write_answer(Routed routed) {
@@ -274,6 +330,9 @@ void Session::do_write(Response response, bool linger) {
   beast::error_code ec;
   http::write(socket_, *serializer_, ec);  // the socket is non-blocking: never waits
   if (ec == net::error::would_block || ec == net::error::try_again) {
+    // What the socket did not take waits in memory for the client: counted until written.
+    unsent_held_ = response_.body().size();
+    connections_->answers().hold(address_, unsent_held_);
     return http::async_write(socket_, *serializer_,
                              beast::bind_front_handler(&Session::on_write, shared_from_this()));
   }
@@ -288,9 +347,17 @@ void Session::do_write(Response response, bool linger) {
 
 void Session::on_write(beast::error_code ec, std::size_t) {
   log_answer();
+  const bool keep_alive = response_.keep_alive();
+  // The answer's memory goes now, not when the next one replaces it.
+  serializer_.reset();
+  response_ = {};
+  if (unsent_held_ > 0) {
+    connections_->answers().release(address_, unsent_held_);
+    unsent_held_ = 0;
+  }
   if (ec) return do_close();
   if (linger_after_write_) return do_linger();
-  if (!response_.keep_alive()) return do_close();
+  if (!keep_alive) return do_close();
   do_wait();
 }
 

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
@@ -21,12 +22,11 @@
 #include <boost/beast/http.hpp>
 #include <chrono>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
-#include <unordered_map>
 
 #include "access_log.h"
+#include "connections.h"
 #include "headgrader/limits.h"
 #include "long_gradings.h"
 #include "router.h"
@@ -37,32 +37,11 @@ namespace net = boost::asio;
 namespace beast = boost::beast;
 using tcp = net::ip::tcp;
 
-class Session;
-
 // How long a client may take, per connection. limits.h fixes the service's values; tests
 // shorten them through the server's hidden --read-timeout-ms flag (README, Hardening).
 struct SessionTimeouts {
   std::chrono::milliseconds read = limits::kReadTimeout;  // a whole request, from its first byte
   std::chrono::milliseconds idle = limits::kIdleTimeout;  // keep-alive between requests
-};
-
-// The open connections of a listener, so that shutdown can reach each one, and their cap.
-class Connections {
- public:
-  explicit Connections(std::size_t capacity) : capacity_(capacity) {}
-
-  // False when `capacity` connections are already open.
-  bool add(const std::shared_ptr<Session>& session);
-  void remove(const Session* session);
-  std::size_t size() const;
-  std::size_t capacity() const { return capacity_; }
-  // Session::shutdown() on every open connection.
-  void shutdown_all();
-
- private:
-  const std::size_t capacity_;
-  mutable std::mutex mutex_;
-  std::unordered_map<const Session*, std::weak_ptr<Session>> sessions_;
 };
 
 class Session : public std::enable_shared_from_this<Session> {
@@ -101,6 +80,11 @@ class Session : public std::enable_shared_from_this<Session> {
   void do_read_body();
   void on_read_body(beast::error_code ec, std::size_t bytes);
   void answer();
+  void route_here();
+  void route_long();
+  void watch_client();
+  // Whether the client has closed its side or reset the connection (peeked, not read).
+  bool client_gone() const;
   void write_answer(Routed routed);
   void on_read_error(beast::error_code ec);
   void do_write(Response response, bool linger);
@@ -116,6 +100,7 @@ class Session : public std::enable_shared_from_this<Session> {
   void on_watchdog(beast::error_code ec);
 
   tcp::socket socket_;
+  net::ip::address address_;  // the client's
   net::steady_timer watchdog_;  // fires no later than expiry_
   std::chrono::steady_clock::time_point expiry_;
   // When the watchdog fires; max() when it is not armed.
@@ -135,12 +120,16 @@ class Session : public std::enable_shared_from_this<Session> {
   std::optional<http::response_serializer<http::string_body>> serializer_;  // of response_
   http::response<http::empty_body> continue_;  // "100 Continue", alive while written
   bool linger_after_write_ = false;
+  std::size_t unsent_held_ = 0;  // of response_, counted in connections_->answers()
+  std::size_t header_fields_ = 0;  // fields of the current request's header (before trailers)
   Pending pending_;
   std::chrono::steady_clock::time_point request_deadline_;  // of the whole current request
   bool first_request_ = true;
   bool closed_ = false;
   bool idle_ = false;  // waiting for the first byte of a request
   bool shutting_down_ = false;
+  // Set when the client of a long grading has gone: the grading is dropped or cut short.
+  std::atomic<bool> abandoned_{false};
   std::size_t lingered_bytes_ = 0;
   std::array<char, 8192> discard_{};
 };

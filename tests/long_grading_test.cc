@@ -11,6 +11,7 @@
 #include <string>
 #include <variant>
 
+#include "headgrader/grading_cost.h"
 #include "headgrader/limits.h"
 #include "headgrader/report.h"
 #include "router.h"
@@ -68,31 +69,37 @@ Request grade_request(const std::string& id) {
   return request;
 }
 
-TEST(LongGradings, OnlyAGradingStringByStringOverTheLimitCountsAsLong) {
-  // 2^15 - 2 strings is under the limit, 2^16 - 2 over it.
-  static_assert(limits::kLongGradingStrings >= (1u << 15) - 2 &&
-                limits::kLongGradingStrings < (1u << 16) - 2);
+TEST(LongGradings, OnlyAGradingStringByStringOverTheCostLimitCountsAsLong) {
   const fs::path dir = testing::private_temp_path("long-grading-router");
   fs::create_directories(dir);
-  write_problem(dir, first_position_up_to(14, "position-14"));
-  write_problem(dir, first_position_up_to(15, "position-15"));
+  write_problem(dir, first_position_up_to(11, "position-11"));
+  write_problem(dir, first_position_up_to(12, "position-12"));
   write_problem(dir, consonant_anywhere_up_to(20, "counts-20"));  // 2 097 150 strings
   auto loaded = ProblemSet::load(dir);
   if (auto* defects = std::get_if<std::vector<Defect>>(&loaded)) {
     for (const Defect& defect : *defects) ADD_FAILURE() << defect.to_string();
     return;
   }
-  const Router router(std::get<ProblemSet>(loaded));
+  const ProblemSet& problems = std::get<ProblemSet>(loaded);
+  // Every prefix of length L costs L rows of n_q + n_v = 64 + 2 numbers (grading_cost.h):
+  // sum of 2^L · L over L = 1..11 is 10 · 2^12 + 2, and over 1..12 it is 11 · 2^13 + 2.
+  const auto cost_up_to = [](std::uint64_t n) { return ((n - 1) * (1u << (n + 1)) + 2) * 66; };
+  EXPECT_EQ(grading_cost(*problems.find("position-11")), cost_up_to(11));
+  EXPECT_EQ(grading_cost(*problems.find("position-12")), cost_up_to(12));
+  static_assert(limits::kLongGradingCost >= (10u * (1u << 12) + 2) * 66 &&
+                limits::kLongGradingCost < (11u * (1u << 13) + 2) * 66);
+  EXPECT_EQ(grading_cost(*problems.find("counts-20")), 0u);
+  const Router router(problems);
 
-  EXPECT_TRUE(router.grades_long(grade_request("position-15")));
-  EXPECT_FALSE(router.grades_long(grade_request("position-14")));
+  EXPECT_TRUE(router.grades_long(grade_request("position-12")));
+  EXPECT_FALSE(router.grades_long(grade_request("position-11")));
   EXPECT_FALSE(router.grades_long(grade_request("counts-20")));  // over count states
   EXPECT_FALSE(router.grades_long(grade_request("no-such-problem")));
-  Request get = grade_request("position-15");
+  Request get = grade_request("position-12");
   get.method(http::verb::get);
   EXPECT_FALSE(router.grades_long(get));  // a 405, answered at once
-  Request problem = grade_request("position-15");
-  problem.target("/v1/problems/position-15");
+  Request problem = grade_request("position-12");
+  problem.target("/v1/problems/position-12");
   EXPECT_FALSE(router.grades_long(problem));
 }
 

@@ -128,6 +128,7 @@ class ServerProcess {
   }
 
   void signal(int sig) { kill(pid_, sig); }
+  pid_t pid() const { return pid_; }
 
   ExitStatus wait(std::chrono::milliseconds timeout = 10s) {
     const auto deadline = std::chrono::steady_clock::now() + timeout;

@@ -36,6 +36,10 @@ inline constexpr int kMaxMaxFailures = 100;
 // JSON nesting accepted in any body or file, checked on the SAX events before the tree grows.
 // A submission needs 3 (object, matrix, row).
 inline constexpr std::size_t kMaxJsonDepth = 32;
+// Keys in one JSON object of any body or file, checked the same way. The contract's objects
+// are small (a submission has at most 5 keys, a problem file 14, `given` and `reference` 3,
+// `classes` one per class over at most 256 characters); a body of 1 MiB could hold 131 072.
+inline constexpr std::size_t kMaxJsonObjectKeys = 1024;
 
 // --- HTTP (API.md §5, §6) --------------------------------------------------------------------
 inline constexpr std::size_t kMaxBodyBytes = 1024 * 1024;
@@ -49,12 +53,28 @@ inline constexpr std::chrono::seconds kShutdownGrace{5};  // in-flight requests 
 inline constexpr std::chrono::seconds kLingerTimeout{2};
 inline constexpr std::size_t kMaxLingerBytes = 4 * 1024 * 1024;
 inline constexpr std::size_t kMaxConnections = 2048;
-// A grading takes long when its problem is graded string by string (no count states: W_P, a
-// head that is not causal, or `expected` reading positions) over more tested strings than
-// this, about 10 ms on the development VM (a problem at the budget takes seconds). It then runs
-// on threads of its own, so that /healthz, the other connections and SIGTERM are answered
-// meanwhile (README, Long gradings).
-inline constexpr std::uint64_t kLongGradingStrings = 32'768;
+// The most connections one client address may hold (a client at it that opens another has
+// its own longest-idle keep-alive connection closed, else gets 503). Half the cap: one client
+// never holds every connection, whatever it sends. Behind a proxy every client shares the
+// proxy's address; the hidden --max-connections-per-address flag raises it there.
+inline constexpr std::size_t kMaxConnectionsPerAddress = kMaxConnections / 2;
+// Bytes of answers written but not yet taken by their clients, over all connections. Beyond
+// it, a client address holding at least an equal share waits before its next answer is
+// computed (server/answer_budget.h). One failing answer can be 5 MB (max_failures 100 on a
+// problem with max_length 64), so this admits a dozen such at once.
+inline constexpr std::size_t kUnsentAnswerBudget = 64 * 1024 * 1024;
+// A grading takes long when its estimated cost (headgrader/grading_cost.h: the attention
+// work of a problem graded string by string, for the largest submission the contract
+// allows) is over this, about 10 ms on the development VM (a problem at the budget takes
+// seconds). It then runs on threads of its own, so that /healthz, the other connections and
+// SIGTERM are answered meanwhile (README, Long gradings).
+inline constexpr std::uint64_t kLongGradingCost = 4'000'000;
+// Long gradings queued or running at once, in all and per client address; one more is
+// answered 429 rate_limited with Retry-After (seconds). A long grading holds its request's
+// body (up to 1 MiB) until it runs, so these bound that memory too.
+inline constexpr std::size_t kMaxLongGradings = 32;
+inline constexpr std::size_t kMaxLongGradingsPerAddress = 2;
+inline constexpr std::chrono::seconds kLongGradingRetryAfter{2};
 // The access log is written in batches (server/access_log.h): a line reaches stderr at most
 // this long after its request was answered, and lines waiting to be written take at most this
 // much memory (beyond it, requests wait for the log, as with unbuffered writes).
