@@ -7,6 +7,7 @@
 #include <optional>
 #include <utility>
 
+#include "headgrader/diagnosis.h"
 #include "headgrader/grade.h"
 #include "headgrader/limits.h"
 #include "headgrader/report.h"
@@ -270,7 +271,7 @@ Routed Router::answer_grade(const Problem& problem, const Request& request) cons
   if (!submission) return {error_answer(request, submission.error()), problem.id, std::nullopt};
 
   const GradeReport report =
-      headgrader::grade(problem, submission->weights, submission->max_failures);
+      headgrader::grade_with_diagnosis(problem, submission->weights, submission->max_failures);
   return {json_answer(request, http::status::ok, report_json(problem, report)), problem.id,
           report.passed};
 }
