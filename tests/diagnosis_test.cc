@@ -8,8 +8,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
 #include <regex>
 
+#include "headgrader/limits.h"
 #include "headgrader/report.h"
 #include "test_support.h"
 
