@@ -7,8 +7,8 @@
 # WORK_DIR should be under CCACHE_BASEDIR for the build to reuse the compiler cache.
 set -euo pipefail
 src="$(cd "$1" && pwd)"
-work="$2"
-rm -rf "$work"
+rm -rf "$2" && mkdir -p "$2"
+work="$(cd "$2" && pwd)"
 ag="$work/autograder"
 mkdir -p "$ag/source" "$ag/submission" "$ag/results"
 export AUTOGRADER_ROOT="$ag"
