@@ -20,6 +20,9 @@
 #include "headgrader/report.h"
 #include "headgrader/submission.h"
 #include "platform_command.h"
+#if HEADGRADER_CLI_KEYS
+#include "keys_command.h"
+#endif
 
 namespace {
 
@@ -36,6 +39,13 @@ constexpr const char* kUsage =
     "      server answers; --text prints it for a person instead. DIR defaults to\n"
     "      the bundled problems. Exit 0: passed, 1: failed, 2: the\n"
     "      submission or the command is wrong.\n"
+#if HEADGRADER_CLI_KEYS
+    "  headgrader keys add --keys FILE --name NAME --role lms|staff\n"
+    "  headgrader keys list --keys FILE\n"
+    "  headgrader keys remove --keys FILE --name NAME\n"
+    "      Manage the server's keys file (API.md §7): add prints the new key once; the\n"
+    "      file keeps only its SHA-256 (mode 0600).\n"
+#endif
     "  headgrader gradescope --problem ID [--problems DIR] [--submission DIR] [--results DIR]\n"
     "                        [--points N]\n"
     "      Grades the first *.json of DIR (default /autograder/submission) and writes\n"
@@ -168,6 +178,9 @@ int main(int argc, char** argv) {
   }
   if (args[0] == "validate") return validate(rest);
   if (args[0] == "grade") return grade(rest);
+#if HEADGRADER_CLI_KEYS
+  if (args[0] == "keys") return headgrader::cli::keys_command(rest);
+#endif
   if (args[0] == "gradescope") return headgrader::cli::gradescope_command(rest);
   if (args[0] == "prairielearn") return headgrader::cli::prairielearn_command(rest);
   std::cerr << "unknown command \"" << args[0] << "\"\n" << kUsage;

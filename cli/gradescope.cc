@@ -58,8 +58,7 @@ Json gradescope_results(const PlatformOutcome& o, double points) {
 }  // namespace
 
 int gradescope_command(const std::vector<std::string>& args) {
-  return run_platform_command("gradescope", args,
-                              {"/autograder/submission", "/autograder/results"},
+  return run_platform_command("gradescope", args, {"/autograder/submission", "/autograder/results"},
                               /*with_points=*/true, gradescope_results);
 }
 

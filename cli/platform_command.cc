@@ -55,8 +55,7 @@ int run_platform_command(const std::string& command, const std::vector<std::stri
   PlatformOutcome outcome;
   outcome.problem = set.find(problem_id);
   if (!outcome.problem) {
-    return fail("no problem has the id \"" + problem_id + "\"; the problems are " +
-                set.ids_text());
+    return fail("no problem has the id \"" + problem_id + "\"; the problems are " + set.ids_text());
   }
   const auto file = read_first_json(paths.submission_dir);
   if (!file) {
@@ -65,8 +64,8 @@ int run_platform_command(const std::string& command, const std::vector<std::stri
     outcome.not_gradable = file->name + ": " + submission.error().message;
   } else {
     outcome.weights = submission->weights;
-    outcome.report = grade_with_diagnosis(*outcome.problem, submission->weights,
-                                          kPlatformMaxFailures);
+    outcome.report =
+        grade_with_diagnosis(*outcome.problem, submission->weights, kPlatformMaxFailures);
   }
   std::error_code ec;
   std::filesystem::create_directories(paths.results_dir, ec);

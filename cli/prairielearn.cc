@@ -27,15 +27,15 @@ Json prairielearn_results(const PlatformOutcome& o, double /*points: one a strin
   Json tests = Json::array();
   for (const auto& kind : results_by_kind(p, o.weights, r)) {
     const bool passed = kind.failed == 0;
-    tests.push_back(Json{
-        {"name", kind.kind},
-        {"description", kind.title},
-        {"points", kind.total - kind.failed},
-        {"max_points", kind.total},
-        {"message", passed ? "all " + std::to_string(kind.total) + " pass"
-                           : std::to_string(kind.failed) + " of " + std::to_string(kind.total) +
-                                 " fail"},
-        {"output", passed ? "" : "The first failing string, " + kind.first_failure}});
+    tests.push_back(
+        Json{{"name", kind.kind},
+             {"description", kind.title},
+             {"points", kind.total - kind.failed},
+             {"max_points", kind.total},
+             {"message",
+              passed ? "all " + std::to_string(kind.total) + " pass"
+                     : std::to_string(kind.failed) + " of " + std::to_string(kind.total) + " fail"},
+             {"output", passed ? "" : "The first failing string, " + kind.first_failure}});
   }
   out["gradable"] = true;
   out["score"] = number_to_json(r.score);

@@ -26,7 +26,9 @@ std::string failure_text(const Problem& p, const TokenString& s, const Matrix& e
   return "\"" + p.spell(s) + "\":\n" + rows_text(p, s, expected, output, positions);
 }
 
-std::string strings_of(std::uint64_t n) { return std::to_string(n) + (n == 1 ? " string" : " strings"); }
+std::string strings_of(std::uint64_t n) {
+  return std::to_string(n) + (n == 1 ? " string" : " strings");
+}
 
 }  // namespace
 
@@ -64,12 +66,11 @@ std::vector<StringKindResult> results_by_kind(const Problem& p, const HeadWeight
   random.title = "random strings up to length " + std::to_string(p.strings.max_length) + " (" +
                  strings_of(random.total) + ")";
 
-  StringKindResult exhaustive{"exhaustive",
-                              "every string up to length " +
-                                  std::to_string(p.strings.exhaustive_length) +
-                                  " over one letter of each group (" +
-                                  strings_of(p.exhaustive_total) + ")",
-                              p.exhaustive_total, report.failed - ex.failed - random.failed, ""};
+  StringKindResult exhaustive{
+      "exhaustive",
+      "every string up to length " + std::to_string(p.strings.exhaustive_length) +
+          " over one letter of each group (" + strings_of(p.exhaustive_total) + ")",
+      p.exhaustive_total, report.failed - ex.failed - random.failed, ""};
   if (exhaustive.failed > 0 && !report.failures.empty()) {
     const Failure& f = report.failures.front();
     exhaustive.first_failure =

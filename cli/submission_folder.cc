@@ -28,8 +28,9 @@ Result<SubmissionFile> read_first_json(const std::filesystem::path& folder) {
                         ec.message() + ")");
   }
   if (found.empty()) {
-    return not_gradable("no .json file was submitted; upload one JSON file with your matrices, "
-                        "e.g. {\"W_q\": [[1, 1]], \"W_k\": [[0, 5]], \"W_V\": [[1, 0], [0, 1]]}");
+    return not_gradable(
+        "no .json file was submitted; upload one JSON file with your matrices, "
+        "e.g. {\"W_q\": [[1, 1]], \"W_k\": [[0, 5]], \"W_V\": [[1, 0], [0, 1]]}");
   }
   std::sort(found.begin(), found.end());
   const fs::path& path = found.front();

@@ -212,8 +212,8 @@ std::optional<Diagnosis> too_soft_prove(Trials& t, const char* m, const char* mi
                        " points the right way but is too soft; softmax needs a larger gap "
                        "between the scores to come " +
                        tested_words(t.p),
-                   "multiply " + std::string(m) + " by " + num(found->factor) +
-                       " or more (or " + other + ": the scores are their product)"};
+                   "multiply " + std::string(m) + " by " + num(found->factor) + " or more (or " +
+                       other + ": the scores are their product)"};
 }
 bool key_too_soft_applies(const Trials& t) {
   return t.submitted("W_k") && scores_vary(t.w) && key_is_softer(t);
@@ -284,9 +284,7 @@ std::optional<std::string> rows_swapped_lint(const Problem& p, const Trials& t) 
   return std::nullopt;
 }
 
-bool value_wrong_applies(const Trials& t) {
-  return t.submitted("W_V") && t.w.W_V != t.ref().W_V;
-}
+bool value_wrong_applies(const Trials& t) { return t.submitted("W_V") && t.w.W_V != t.ref().W_V; }
 std::optional<Diagnosis> value_wrong_prove(Trials& t) {
   HeadWeights changed = t.w;
   changed.W_V = t.ref().W_V;
@@ -294,9 +292,8 @@ std::optional<Diagnosis> value_wrong_prove(Trials& t) {
   // Output component c depends only on row c of W_V: with every other row correct, the
   // student's row c fails exactly when component c is off.
   std::vector<std::string> off;
-  for (Eigen::Index c = 0; c < value_rows(t) &&
-                           static_cast<std::size_t>(c) < limits::kMaxDiagnosedValueRows;
-       ++c) {
+  for (Eigen::Index c = 0;
+       c < value_rows(t) && static_cast<std::size_t>(c) < limits::kMaxDiagnosedValueRows; ++c) {
     if (t.w.W_V.row(c) == t.ref().W_V.row(c)) continue;
     HeadWeights one = changed;
     one.W_V.row(c) = t.w.W_V.row(c);
@@ -381,15 +378,15 @@ std::optional<Diagnosis> no_position_prove(Trials& t) {
     where += (where.empty() ? "" : "; ") + gap.matrix + " (column" +
              (gap.columns.size() == 1 ? " " : "s ") + cols + ")";
   }
-  return Diagnosis{"no_position_feature",
-                   "your W_q and W_k give the position feature (the embedding rows that W_P "
-                   "sets) no weight: " +
-                       where +
-                       " is all 0, so tokens at different positions look alike to the "
-                       "attention; with the position feature weighted, the attention is right "
-                       "and your head passes every tested string",
-                   "give " + where +
-                       " a non-zero weight, so that the scores tell the positions apart"};
+  return Diagnosis{
+      "no_position_feature",
+      "your W_q and W_k give the position feature (the embedding rows that W_P "
+      "sets) no weight: " +
+          where +
+          " is all 0, so tokens at different positions look alike to the "
+          "attention; with the position feature weighted, the attention is right "
+          "and your head passes every tested string",
+      "give " + where + " a non-zero weight, so that the scores tell the positions apart"};
 }
 std::optional<std::string> no_position_lint(const Problem& p, const Trials& t) {
   HeadWeights changed = p.reference;
@@ -416,7 +413,7 @@ struct Mistake {
   // The change applied to the reference: what passing means, or nullopt when it fails (or
   // does not apply).
   std::optional<std::string> (*lint)(const Problem&, const Trials&);
-  bool about_attention;  // not linted on a reference whose attention is uniform
+  bool about_attention;     // not linted on a reference whose attention is uniform
   const char* excluded_by;  // not tried once this one is proven
 };
 
@@ -495,10 +492,12 @@ LintReport lint_problem(const Problem& problem) {
   for (const auto& m : kLibrary) {
     if (m.about_attention && uniform) continue;
     if (auto passes = m.lint(problem, on_reference)) {
-      lint.warnings.push_back(
-          {"strings", "the reference with " + *passes + " passes every tested string: the "
-                      "tests cannot tell that mistake (" + m.name + ") from the solution; "
-                      "raise strings.max_length or lower the tolerance"});
+      lint.warnings.push_back({"strings", "the reference with " + *passes +
+                                              " passes every tested string: the "
+                                              "tests cannot tell that mistake (" +
+                                              m.name +
+                                              ") from the solution; "
+                                              "raise strings.max_length or lower the tolerance"});
     }
   }
   const GradeReport reference = grade(problem, problem.reference, 0);

@@ -11,7 +11,7 @@ namespace headgrader {
 namespace {
 
 struct Gaps {
-  bool checked = false;          // the tokens were few enough to look at
+  bool checked = false;  // the tokens were few enough to look at
   std::optional<double> smallest;
 };
 

@@ -49,7 +49,9 @@ const Problem& first_vowel() {
   return p;
 }
 
-HeadWeights head(Matrix q, Matrix k, Matrix v) { return {std::move(q), std::move(k), std::move(v)}; }
+HeadWeights head(Matrix q, Matrix k, Matrix v) {
+  return {std::move(q), std::move(k), std::move(v)};
+}
 
 std::vector<Diagnosis> diagnosis_of(const Problem& p, const HeadWeights& w) {
   const GradeReport report = grade_with_diagnosis(p, w, 3);
@@ -152,7 +154,8 @@ TEST(Diagnosis, FactorsMatchAnIndependentBisectionAcrossKeys) {
     const HeadWeights soft = head(rows({{1, 1}}), rows({{0, key}}), rows({{1, 0}, {0, 1}}));
     const Diagnosis d = only(p, soft, "key_too_soft");
     const auto [factor, below] = independent_factor(p, soft);
-    const std::regex pattern("multiplying W_k by ([0-9.]+) passes every tested string \\(([0-9.]+) does not\\).*");
+    const std::regex pattern(
+        "multiplying W_k by ([0-9.]+) passes every tested string \\(([0-9.]+) does not\\).*");
     std::smatch m;
     ASSERT_TRUE(std::regex_match(d.message, m, pattern)) << d.message;
     EXPECT_NEAR(std::stod(m[1]), factor, 1e-9 * factor);
@@ -165,8 +168,9 @@ TEST(Diagnosis, ASoftQueryIsQueryTooSoft) {
   // Relative to the reference the query is the soft one (0.4 of it, the key all of it).
   const HeadWeights soft = head(rows({{0.4, 0.4}}), rows({{0, 5}}), rows({{1, 0}, {0, 1}}));
   const Diagnosis d = only(p, soft, "query_too_soft");
-  EXPECT_TRUE(d.message.starts_with("multiplying W_q by 2.1 passes every tested string (2 does "
-                                    "not): your query points the right way"))
+  EXPECT_TRUE(
+      d.message.starts_with("multiplying W_q by 2.1 passes every tested string (2 does "
+                            "not): your query points the right way"))
       << d.message;
   HeadWeights fixed = soft;
   fixed.W_q *= 2.1;
@@ -229,9 +233,9 @@ TEST(Diagnosis, AZeroQueryOrKeyIsUniformAttention) {
   EXPECT_TRUE(d.message.starts_with("your W_q is all zeros, so every score is 0")) << d.message;
   EXPECT_TRUE(fix_passes(p, kAnywhere));  // a non-zero W_q: the handout's [1, 1]
   const Problem& first = bundled("first-position");
-  const Diagnosis zero_key = only(
-      first, head(rows({{1, 1, 0}}), rows({{0, 0, 0}}), rows({{0, 1, 0}, {0, 0, 0}})),
-      "uniform_attention");
+  const Diagnosis zero_key =
+      only(first, head(rows({{1, 1, 0}}), rows({{0, 0, 0}}), rows({{0, 1, 0}, {0, 0, 0}})),
+           "uniform_attention");
   EXPECT_TRUE(zero_key.message.starts_with("your W_k is all zeros")) << zero_key.message;
 }
 
@@ -242,8 +246,9 @@ TEST(Diagnosis, AKeyThatIgnoresThePositionFeatureIsNoPositionFeature) {
       head(rows({{1, 1, 0}}), rows({{0, 5, 0}}), rows({{0, 1, 0}, {0, 0, 0}}));
   const Diagnosis d = only(first, by_class, "no_position_feature");
   EXPECT_NE(d.message.find("W_k (column 3) is all 0"), std::string::npos) << d.message;
-  EXPECT_EQ(d.hint, "give W_k (column 3) a non-zero weight, so that the scores tell the "
-                    "positions apart");
+  EXPECT_EQ(d.hint,
+            "give W_k (column 3) a non-zero weight, so that the scores tell the "
+            "positions apart");
   // The fix: weight on column 3 (the position feature), none on the consonant feature.
   EXPECT_TRUE(fix_passes(first, head(by_class.W_q, rows({{0, 0, 5}}), by_class.W_V)));
   // The test problem with W_P: a key on vowels where position 1 should be.
@@ -347,8 +352,8 @@ TEST(Diagnosis, ALongProblemSaysWhichMistakesWereNotTried) {
   EXPECT_FALSE(report.passed);
   EXPECT_TRUE(report.diagnosis.empty());
   EXPECT_EQ(report.diagnosis_not_tried,
-            (std::vector<std::string>{"query_key_swapped", "attends_to_wrong_class",
-                                      "key_too_soft", "value_rows_swapped"}));
+            (std::vector<std::string>{"query_key_swapped", "attends_to_wrong_class", "key_too_soft",
+                                      "value_rows_swapped"}));
   const Json json = Json::parse(report_json(p, report));
   EXPECT_EQ(json.at("diagnosis_not_tried"),
             Json::parse(R"(["query_key_swapped", "attends_to_wrong_class", "key_too_soft",
@@ -359,8 +364,7 @@ TEST(Diagnosis, TheLibraryNamesEveryMistakeOfTheContract) {
   EXPECT_EQ(mistake_names(),
             (std::vector<std::string>{"uniform_attention", "query_key_swapped",
                                       "attends_to_wrong_class", "key_too_soft", "query_too_soft",
-                                      "value_rows_swapped", "value_wrong",
-                                      "no_position_feature"}));
+                                      "value_rows_swapped", "value_wrong", "no_position_feature"}));
 }
 
 TEST(Lint, TheBundledProblemsTellEveryMistakeFromTheSolution) {
@@ -399,7 +403,8 @@ TEST(Lint, AProblemThatNeverNeedsThePositionWarns) {
   j["strings"] = {{"max_length", 2}, {"examples", Json::array()}};
   const LintReport lint = lint_problem(load(j));
   std::vector<std::string> found;
-  for (const auto& w : lint.warnings) found.push_back(w.message.substr(0, w.message.find(" passes")));
+  for (const auto& w : lint.warnings)
+    found.push_back(w.message.substr(0, w.message.find(" passes")));
   EXPECT_EQ(found, (std::vector<std::string>{
                        "the reference with uniform attention (W_k all 0)",
                        "the reference with W_q and W_k exchanged",

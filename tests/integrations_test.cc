@@ -31,7 +31,8 @@ struct Run {
 };
 
 // Runs `command` (gradescope or prairielearn) on a folder holding `files`, in a fresh folder.
-Run run_platform(const std::string& command, const std::vector<std::pair<std::string, std::string>>& files,
+Run run_platform(const std::string& command,
+                 const std::vector<std::pair<std::string, std::string>>& files,
                  const std::string& extra = "") {
   static int n = 0;
   const fs::path root = testing::private_temp_path(command + std::to_string(++n));
@@ -39,8 +40,9 @@ Run run_platform(const std::string& command, const std::vector<std::pair<std::st
   for (const auto& [name, text] : files) std::ofstream(root / "submission" / name) << text;
   const std::string cmd = std::string(HEADGRADER_CLI_BIN) + " " + command +
                           " --problem consonant-anywhere --problems " HEADGRADER_SOURCE_DIR
-                          "/problems --submission " + (root / "submission").string() +
-                          " --results " + (root / "results").string() + " " + extra + " 2>&1";
+                          "/problems --submission " +
+                          (root / "submission").string() + " --results " +
+                          (root / "results").string() + " " + extra + " 2>&1";
   FILE* pipe = popen(cmd.c_str(), "r");
   std::string out;
   std::array<char, 4096> buf;
@@ -66,7 +68,8 @@ bool independent_passes(const Problem& p, const HeadWeights& w, const TokenStrin
     consonant = consonant || std::string("aeiou").find(c) == std::string::npos;
     const double want[2] = {consonant ? 0.0 : 1.0, consonant ? 1.0 : 0.0};
     for (int k = 0; k < 2; ++k) {
-      if (!(std::fabs(h.out(static_cast<Eigen::Index>(i), k) - want[k]) <= p.tolerance)) return false;
+      if (!(std::fabs(h.out(static_cast<Eigen::Index>(i), k) - want[k]) <= p.tolerance))
+        return false;
     }
   }
   return true;
@@ -125,8 +128,9 @@ TEST(Gradescope, APassingSubmissionScoresFullMarksInEveryKindOfString) {
   EXPECT_EQ(j.at("visibility"), "visible");
   EXPECT_EQ(j.at("output_format"), "text");
   const std::string output = j.at("output");
-  EXPECT_TRUE(output.starts_with("consonant-anywhere: PASSED — 697 of 697 tested strings pass\n"
-                                 "margin: worst error "))
+  EXPECT_TRUE(
+      output.starts_with("consonant-anywhere: PASSED — 697 of 697 tested strings pass\n"
+                         "margin: worst error "))
       << output;
   EXPECT_NE(output.find("How to read a failure:"), std::string::npos);
   const auto k = independent_counts(weights(5));
@@ -265,8 +269,8 @@ TEST(PlatformCommands, AnUnknownProblemIsTheInstructorsErrorExitTwo) {
   const fs::path root = testing::private_temp_path("unknown-problem");
   const std::string cmd = std::string(HEADGRADER_CLI_BIN) +
                           " gradescope --problem nope --problems " HEADGRADER_SOURCE_DIR
-                          "/problems --submission " + root.string() + " --results " +
-                          root.string() + " 2>&1";
+                          "/problems --submission " +
+                          root.string() + " --results " + root.string() + " 2>&1";
   FILE* pipe = popen(cmd.c_str(), "r");
   std::array<char, 4096> buf;
   std::string out;

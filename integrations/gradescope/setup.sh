@@ -18,9 +18,10 @@ if ((${#missing[@]})); then
   apt-get update -q
   apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
-# The engine and the CLI only: no server, tests or benchmarks (top-level CMakeLists.txt
-# leaves out server/ when the zip does not hold it).
+# The engine and the CLI's grading commands only: no server, tests or benchmarks
+# (HEADGRADER_ENGINE_ONLY), so neither Boost nor OpenSSL is needed.
 cmake -S "$source_dir/headgrader" -B "$source_dir/build" -DCMAKE_BUILD_TYPE=Release \
-      -DBUILD_TESTING=OFF -DHEADGRADER_PROBLEMS_DIR="$source_dir/headgrader/problems"
+      -DBUILD_TESTING=OFF -DHEADGRADER_ENGINE_ONLY=ON \
+      -DHEADGRADER_PROBLEMS_DIR="$source_dir/headgrader/problems"
 cmake --build "$source_dir/build" -j"${HEADGRADER_JOBS:-2}" --target headgrader
 "$source_dir/build/cli/headgrader" validate "$source_dir/headgrader/problems"
