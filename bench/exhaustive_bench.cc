@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "headgrader/diagnosis.h"
 #include "headgrader/grade.h"
 #include "headgrader/problem.h"
 #include "headgrader/report.h"
@@ -140,6 +141,37 @@ void BM_GradeRequestPart(benchmark::State& state) {
   state.SetLabel(kParts[state.range(0)]);
 }
 BENCHMARK(BM_GradeRequestPart)->DenseRange(0, 2)->Unit(benchmark::kMicrosecond);
+
+// A failing grade request's engine work with and without its diagnosis (API.md §13), on the
+// soft keys of the README and the issue: parse, grade, render; then the same with
+// grade_with_diagnosis. Arg 0/1: consonant-anywhere with W_k = [0, 2] (key_too_soft found by
+// bisection), without/with; 2/3: first-position with W_k = [0, 5, 0] (no_position_feature,
+// graded string by string), without/with. docs/diagnosis.md has the figures.
+void BM_FailingGradeRequest(benchmark::State& state) {
+  static auto loaded = ProblemSet::load(HEADGRADER_SOURCE_DIR "/problems");
+  const bool first = state.range(0) >= 2, diagnosed = state.range(0) % 2 == 1;
+  const Problem& p =
+      *std::get<ProblemSet>(loaded).find(first ? "first-position" : "consonant-anywhere");
+  const std::string body =
+      first ? R"({"W_q": [[1, 1, 0]], "W_k": [[0, 5, 0]], "W_V": [[0, 1, 0], [0, 0, 0]]})"
+            : R"({"W_q": [[1, 1]], "W_k": [[0, 2]], "W_V": [[1, 0], [0, 1]]})";
+  std::size_t found = 0;
+  for (auto _ : state) {
+    auto submission = parse_submission(p, body);
+    const auto report =
+        diagnosed ? grade_with_diagnosis(p, submission->weights, submission->max_failures)
+                  : grade(p, submission->weights, submission->max_failures);
+    found = report.diagnosis.size();
+    benchmark::DoNotOptimize(report_json(p, report));
+  }
+  if (diagnosed && found != 1) state.SkipWithError("expected one diagnosis");
+  state.SetLabel(std::string(p.id) + (diagnosed ? " with diagnosis" : " without"));
+  if (diagnosed) {
+    auto submission = parse_submission(p, body);
+    state.counters["gradings"] = diagnose(p, submission->weights).gradings;
+  }
+}
+BENCHMARK(BM_FailingGradeRequest)->DenseRange(0, 3)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 }  // namespace headgrader

@@ -1,41 +1,57 @@
 // headgrader: the command-line grader for instructors and offline grading.
 //   headgrader validate PATH…                      every defect of each problem file or folder
 //   headgrader grade --problem ID [--problems DIR] [--text] SUBMISSION.json
+//   headgrader gradescope|prairielearn --problem ID …  (cli/gradescope.cc, cli/prairielearn.cc)
 // `grade` prints exactly the JSON the server answers (or, with --text, a readable form).
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <iostream>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "headgrader/diagnosis.h"
 #include "headgrader/grade.h"
 #include "headgrader/problem.h"
 #include "headgrader/problem_warnings.h"
 #include "headgrader/report.h"
 #include "headgrader/submission.h"
+#include "platform_command.h"
+#if HEADGRADER_CLI_KEYS
 #include "keys_command.h"
+#endif
 
 namespace {
 
 constexpr const char* kUsage =
     "usage:\n"
-    "  headgrader validate PATH...\n"
+    "  headgrader validate [--lint] PATH...\n"
     "      Checks problem files (or folders of them); prints every defect and exits 1 if\n"
     "      any, else prints one line per valid problem, with its warnings (an empty\n"
     "      title, a submission of zeros that passes, ...) under it, and exits 0.\n"
+    "      --lint also applies each named mistake to the reference (a warning for each\n"
+    "      that passes) and prints the reference's margin.\n"
     "  headgrader grade --problem ID [--problems DIR] [--text] SUBMISSION.json\n"
     "      Grades a submission (a file, or - for standard input) and prints the JSON the\n"
     "      server answers; --text prints it for a person instead. DIR defaults to\n"
     "      the bundled problems. Exit 0: passed, 1: failed, 2: the\n"
     "      submission or the command is wrong.\n"
+#if HEADGRADER_CLI_KEYS
     "  headgrader keys add --keys FILE --name NAME --role lms|staff\n"
     "  headgrader keys list --keys FILE\n"
     "  headgrader keys remove --keys FILE --name NAME\n"
     "      Manage the server's keys file (API.md §7): add prints the new key once; the\n"
-    "      file keeps only its SHA-256 (mode 0600).\n";
+    "      file keeps only its SHA-256 (mode 0600).\n"
+#endif
+    "  headgrader gradescope --problem ID [--problems DIR] [--submission DIR] [--results DIR]\n"
+    "                        [--points N]\n"
+    "      Grades the first *.json of DIR (default /autograder/submission) and writes\n"
+    "      Gradescope's results.json into --results (default /autograder/results).\n"
+    "  headgrader prairielearn --problem ID [--problems DIR] [--submission DIR] [--results DIR]\n"
+    "      The same for PrairieLearn's external grader (/grade/student, /grade/results).\n";
 
 // The bundled problems, as the server's default: not ./problems, so that the CLI grades
 // against what the server serves from any working directory.
@@ -47,7 +63,10 @@ int usage_error(const std::string& what) {
   return 2;
 }
 
-int validate(const std::vector<std::string>& paths) {
+int validate(std::vector<std::string> paths) {
+  const auto lint_flag = std::find(paths.begin(), paths.end(), "--lint");
+  const bool lint = lint_flag != paths.end();
+  if (lint) paths.erase(lint_flag);
   if (paths.empty()) return usage_error("validate needs a problem file or folder");
   bool all_valid = true;
   for (const auto& path : paths) {
@@ -59,8 +78,18 @@ int validate(const std::vector<std::string>& paths) {
     }
     for (const auto& p : std::get<headgrader::ProblemSet>(loaded).problems()) {
       std::cout << p->id << ": valid (" << p->tested_total() << " tested strings)\n";
-      for (const auto& w : headgrader::problem_warnings(*p)) {
+      auto warnings = headgrader::problem_warnings(*p);
+      std::optional<headgrader::LintReport> linted;
+      if (lint) {
+        linted = headgrader::lint_problem(*p);
+        warnings.insert(warnings.end(), linted->warnings.begin(), linted->warnings.end());
+      }
+      for (const auto& w : warnings) {
         std::cout << p->id << ": warning: " << w.field << ": " << w.message << "\n";
+      }
+      if (linted) {
+        std::cout << p->id << ": reference margin: "
+                  << headgrader::margin_text(linted->reference_margin) << "\n";
       }
     }
   }
@@ -123,7 +152,8 @@ int grade(const std::vector<std::string>& args) {
               << "\n";
     return 2;
   }
-  const auto report = headgrader::grade(*problem, submission->weights, submission->max_failures);
+  const auto report =
+      headgrader::grade_with_diagnosis(*problem, submission->weights, submission->max_failures);
   if (text) {
     std::cout << headgrader::report_to_text(*problem, report);
   } else {
@@ -148,7 +178,11 @@ int main(int argc, char** argv) {
   }
   if (args[0] == "validate") return validate(rest);
   if (args[0] == "grade") return grade(rest);
+#if HEADGRADER_CLI_KEYS
   if (args[0] == "keys") return headgrader::cli::keys_command(rest);
+#endif
+  if (args[0] == "gradescope") return headgrader::cli::gradescope_command(rest);
+  if (args[0] == "prairielearn") return headgrader::cli::prairielearn_command(rest);
   std::cerr << "unknown command \"" << args[0] << "\"\n" << kUsage;
   return 2;
 }

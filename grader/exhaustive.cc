@@ -33,6 +33,16 @@ Verdict judge(const double* out, const double* expected, std::size_t n_v, double
   return verdict;
 }
 
+// max |out − expected| over the row's components (NaN when one is NaN): what a margin reports.
+double row_error(const double* out, const double* expected, std::size_t n_v) {
+  double worst = 0;
+  for (std::size_t c = 0; c < n_v; ++c) {
+    const double error = std::fabs(out[c] - expected[c]);
+    worst = std::isnan(error) || std::isnan(worst) ? NAN : std::max(worst, error);
+  }
+  return worst;
+}
+
 // The head along the current prefix of a depth-first walk: row d-1 of each matrix belongs to
 // position d, and extending to depth d computes only that row — the same bits as row d-1 of
 // run_head(prefix). O(length) per prefix; used when W_P makes rows depend on position.
@@ -351,6 +361,9 @@ class PrefixJudge::Impl {
   // submission). Found once, on first use: about as many rows as counting would judge.
   // False without the problem's graph, or as soon as one slot fails or is too close to call.
   bool every_tested_slot_passes();
+  // After every_tested_slot_passes() was false: whether it stopped at a slot that clearly
+  // fails (then some tested string fails), not at one too close to call.
+  bool tested_slot_fails() const { return tested_slot_fails_; }
 
   // extra_strings[i]: from the verdict of its path when the graph has the paths.
   bool extra_string_passes(std::size_t i) {
@@ -392,9 +405,22 @@ class PrefixJudge::Impl {
   }
 
  private:
-  Verdict judge(double margin) const {
+  // Every row judged is judged here (or in every_tested_slot_passes), so worst_ ends as the
+  // largest error of a passing head over every tested position.
+  Verdict judge(double margin) {
+    note_error(want_);
     return headgrader::judge(out_, want_, p_.n_v, p_.tolerance, margin);
   }
+  void note_error(const double* expected) {
+    const double error = row_error(out_, expected, p_.n_v);
+    worst_ = std::isnan(error) || std::isnan(worst_) ? NAN : std::max(worst_, error);
+  }
+
+ public:
+  double worst_error() const { return worst_; }
+
+ private:
+  double worst_ = 0;
 
   const Problem& p_;
   const HeadWeights& w_;
@@ -437,6 +463,7 @@ class PrefixJudge::Impl {
   std::optional<PrefixHead> rows_;
   std::optional<PrefixExpected> expected_;
   signed char every_tested_slot_passes_ = -1;  // -1 not known yet, else 0 or 1
+  bool tested_slot_fails_ = false;  // every_tested_slot_passes stopped at a clear failure
   const CountStateGraph* graph_ = nullptr;
   std::vector<signed char> graph_verdicts_;  // as StateTable::verdict, per graph_ state
   bool has_paths_ = false;                   // graph_ has the extra strings' paths
@@ -488,8 +515,11 @@ bool PrefixJudge::Impl::every_tested_slot_passes() {
     const auto passes = [&](std::size_t slot) {
       const int state = static_cast<int>(slot / g);
       fast_->row(graph_->counts_of(state), slot % g, out_);
-      return headgrader::judge(out_, graph_->expected_row(state, slot % g), p_.n_v, p_.tolerance,
-                               margin) == Verdict::kPass;
+      note_error(graph_->expected_row(state, slot % g));
+      const Verdict verdict = headgrader::judge(out_, graph_->expected_row(state, slot % g),
+                                                p_.n_v, p_.tolerance, margin);
+      tested_slot_fails_ = verdict == Verdict::kFail;
+      return verdict == Verdict::kPass;
     };
     for (std::size_t state = 1; state < graph_->exhaustive_states; ++state) {
       const int* n = graph_->counts_of(static_cast<int>(state));
@@ -610,6 +640,10 @@ bool PrefixJudge::passes(std::span<const int> prefix) { return impl_->passes(pre
 bool PrefixJudge::string_passes(std::span<const int> s) { return impl_->string_passes(s); }
 bool PrefixJudge::extra_string_passes(std::size_t i) { return impl_->extra_string_passes(i); }
 bool PrefixJudge::every_tested_string_passes() { return impl_->every_tested_slot_passes(); }
+double PrefixJudge::worst_error() const { return impl_->worst_error(); }
+bool PrefixJudge::some_tested_string_fails() {
+  return !impl_->every_tested_slot_passes() && impl_->tested_slot_fails();
+}
 std::optional<std::uint64_t> PrefixJudge::count_exhaustive_failures(int E,
                                                                   FailureCollector& failures) {
   return impl_->count_failures(E, failures);

@@ -38,6 +38,9 @@ class PrefixJudge {
   // every (state, last group) slot a tested prefix reaches passes clearly (the common case
   // of a correct head). False says nothing: the strings must then be judged.
   bool every_tested_string_passes();
+  // Whether some tested string fails, known from the count states alone: true only when the
+  // scan of every_tested_string_passes met a slot that clearly fails. False says nothing.
+  bool some_tested_string_fails();
   // How many strings of the exhaustive set (lengths 1..E) fail, adding those that could make
   // the report to `failures`, computed over count states: a prefix's verdict depends only on
   // its group counts and last group, so the passing strings are counted by dynamic
@@ -46,6 +49,9 @@ class PrefixJudge {
   // `expected` uses `at`) or a passing path meets a row too close to the tolerance to judge
   // without the exact per-prefix arithmetic; the caller then walks the tree.
   std::optional<std::uint64_t> count_exhaustive_failures(int E, FailureCollector& failures);
+  // The largest |output − expected| over every row judged so far (NaN once a row was NaN):
+  // after a grade that passed, the worst error over every tested position.
+  double worst_error() const;
 
  private:
   class Impl;

@@ -43,6 +43,37 @@ std::vector<int> failing_positions_of(const Matrix& output, const Matrix& expect
   return positions;
 }
 
+// max |output − expected| over every component of every position (NaN when one is NaN).
+double string_error(const Problem& problem, const HeadWeights& weights, const TokenString& s) {
+  const Matrix out = head_output(problem.head, weights, s);
+  const Matrix want = expected_output(problem, s);
+  double worst = 0;
+  for (Eigen::Index i = 0; i < out.rows(); ++i) {
+    for (Eigen::Index c = 0; c < out.cols(); ++c) {
+      const double error = std::fabs(out(i, c) - want(i, c));
+      worst = std::isnan(error) || std::isnan(worst) ? std::nan("") : std::max(worst, error);
+    }
+  }
+  return worst;
+}
+
+// The worst error over every tested string, each run on its own: the margin of a passing
+// head when no judge saw every row (grade_each_string, a head that is not causal).
+double worst_error_each_string(const Problem& problem, const HeadWeights& weights) {
+  double worst = 0;
+  const auto note = [&](const TokenString& s) {
+    const double error = string_error(problem, weights, s);
+    worst = std::isnan(error) || std::isnan(worst) ? std::nan("") : std::max(worst, error);
+  };
+  walk_prefixes(problem.representatives, problem.strings.exhaustive_length,
+                [&](std::span<const int> prefix) {
+                  note(TokenString(prefix.begin(), prefix.end()));
+                  return true;
+                });
+  for (const auto& s : problem.extra_strings) note(s);
+  return worst;
+}
+
 Failure describe_failure(const Problem& problem, const HeadWeights& weights, TokenString s) {
   Failure f;
   f.trace = run_head(problem.head, weights, s);
@@ -134,7 +165,42 @@ GradeReport grade(const Problem& problem, const HeadWeights& weights, int max_fa
   if (problem.head.causal) judge.emplace(problem, weights, problem.strings.max_length);
   const auto judge_ptr = judge ? &*judge : nullptr;
   const std::uint64_t failed = grade_exhaustive(problem, weights, judge_ptr, failures);
-  return finish_report(problem, weights, failures, failed, judge_ptr);
+  GradeReport report = finish_report(problem, weights, failures, failed, judge_ptr);
+  if (report.passed) {
+    report.worst_error = judge ? judge->worst_error() : worst_error_each_string(problem, weights);
+  }
+  return report;
+}
+
+bool passes_every_tested_string(const Problem& problem, const HeadWeights& weights) {
+  const int E = problem.strings.exhaustive_length;
+  bool failed = false;
+  if (problem.head.causal) {
+    PrefixJudge judge(problem, weights, problem.strings.max_length);
+    if (judge.every_tested_string_passes()) return true;
+    if (judge.some_tested_string_fails()) return false;
+    FailureCollector none(0);
+    if (const auto counted = judge.count_exhaustive_failures(E, none)) {
+      failed = *counted > 0;
+    } else {
+      walk_prefixes(problem.representatives, E, [&](std::span<const int> prefix) {
+        if (!failed && !judge.passes(prefix)) failed = true;
+        return !failed;  // after the first failure, nothing more is descended into
+      });
+    }
+    for (std::size_t i = 0; i < problem.extra_strings.size() && !failed; ++i) {
+      failed = !judge.extra_string_passes(i);
+    }
+    return !failed;
+  }
+  walk_prefixes(problem.representatives, E, [&](std::span<const int> prefix) {
+    if (!failed) failed = !string_passes(problem, weights, TokenString(prefix.begin(), prefix.end()));
+    return !failed;
+  });
+  for (std::size_t i = 0; i < problem.extra_strings.size() && !failed; ++i) {
+    failed = !string_passes(problem, weights, problem.extra_strings[i]);
+  }
+  return !failed;
 }
 
 GradeReport grade_each_string(const Problem& problem, const HeadWeights& weights,
@@ -150,7 +216,9 @@ GradeReport grade_each_string(const Problem& problem, const HeadWeights& weights
                   }
                   return true;  // every string of the set, each on its own
                 });
-  return finish_report(problem, weights, failures, failed, nullptr);
+  GradeReport report = finish_report(problem, weights, failures, failed, nullptr);
+  if (report.passed) report.worst_error = worst_error_each_string(problem, weights);
+  return report;
 }
 
 }  // namespace headgrader

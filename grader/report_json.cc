@@ -27,6 +27,15 @@ void write_trace(JsonWriter& out, const AttentionTrace& t) {
   out.end_object();
 }
 
+void write_margin(JsonWriter& out, const Margin& m) {
+  out.begin_object();
+  out.key("worst_error").number(m.worst_error);
+  out.key("tolerance").number(m.tolerance);
+  out.key("slack").number(m.slack);
+  if (m.score_gap) out.key("score_gap").number(*m.score_gap);
+  out.end_object();
+}
+
 }  // namespace
 
 Json number_to_json(double x) {
@@ -81,8 +90,31 @@ std::string report_json(const Problem& problem, const GradeReport& report) {
     out.end_object();
   }
   out.end_array();
+  // API.md §13, after `failures` in that order: `diagnosis` always, `diagnosis_not_tried`
+  // only when the budget left mistakes untried, `margin` only when passed.
+  out.key("diagnosis").begin_array();
+  for (const auto& d : report.diagnosis) {
+    out.begin_object();
+    out.key("mistake").value(d.mistake);
+    out.key("message").value(d.message);
+    out.key("hint").value(d.hint);
+    out.end_object();
+  }
+  out.end_array();
+  if (!report.diagnosis_not_tried.empty()) {
+    out.key("diagnosis_not_tried").begin_array();
+    for (const auto& name : report.diagnosis_not_tried) out.value(name);
+    out.end_array();
+  }
+  if (report.margin) write_margin(out.key("margin"), *report.margin);
   out.end_object();
   return out.take();
+}
+
+Json margin_to_json(const Margin& margin) {
+  JsonWriter out(128);
+  write_margin(out, margin);
+  return Json::parse(out.take());
 }
 
 Json problem_to_json(const Problem& p) {

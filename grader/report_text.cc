@@ -65,20 +65,53 @@ void print_matrix(std::ostringstream& out, const char* title, const Matrix& m,
 
 }  // namespace
 
+std::string rows_text(const Problem& problem, const TokenString& input, const Matrix& expected,
+                      const Matrix& output, const std::vector<int>& failing_positions) {
+  std::ostringstream out;
+  for (Eigen::Index i = 0; i < expected.rows(); ++i) {
+    const bool fails = is_listed(failing_positions, i);
+    out << "  position " << i + 1 << " (" << problem.spell({input[static_cast<std::size_t>(i)]})
+        << "): expected " << row_vector(expected, i) << ", got " << row_vector(output, i)
+        << (fails ? "   <- wrong" : "") << "\n";
+  }
+  return out.str();
+}
+
+std::string margin_text(const Margin& m) {
+  std::ostringstream out;
+  out << "worst error " << format_number(m.worst_error) << " of the tolerance "
+      << number_to_json(m.tolerance).dump() << " (slack " << format_number(m.slack) << ")";
+  if (m.score_gap) out << ", score gap " << format_number(*m.score_gap);
+  return out.str();
+}
+
+std::string feedback_text(const GradeReport& report) {
+  std::ostringstream out;
+  if (report.margin) out << "margin: " << margin_text(*report.margin) << "\n";
+  if (!report.diagnosis.empty()) {
+    out << "what went wrong (each proven by grading a changed copy of your head):\n";
+    for (const auto& d : report.diagnosis) {
+      out << "  " << d.mistake << ": " << d.message << "\n    hint: " << d.hint << "\n";
+    }
+  }
+  if (!report.diagnosis_not_tried.empty()) {
+    out << "not tried (grading this problem takes too long to try them):";
+    for (const auto& name : report.diagnosis_not_tried) out << " " << name;
+    out << "\n";
+  }
+  return out.str();
+}
+
 std::string report_to_text(const Problem& problem, const GradeReport& report) {
   std::ostringstream out;
   out << problem.id << ": " << (report.passed ? "PASSED" : "FAILED") << " — "
       << report.passed_count << " of " << report.total << " tested strings pass (score "
       << report.score << ")\n";
+  out << feedback_text(report);
   for (const auto& e : report.examples) {
     out << "\nexample \"" << problem.spell(e.input) << "\": " << (e.passed ? "passes" : "fails")
         << "\n";
-    for (Eigen::Index i = 0; i < e.expected.rows(); ++i) {
-      const bool fails = is_listed(e.failing_positions, i);
-      out << "  position " << i + 1 << " (" << problem.spell({e.input[static_cast<std::size_t>(i)]})
-          << "): expected " << row_vector(e.expected, i) << ", got " << row_vector(e.output, i)
-          << (fails ? "   <- wrong" : "") << "\n";
-    }
+    out << rows_text(problem, e.input, e.expected, e.output, e.failing_positions);
   }
   std::size_t n = 0;
   for (const auto& f : report.failures) {
@@ -87,12 +120,7 @@ std::string report_to_text(const Problem& problem, const GradeReport& report) {
     out << "\nfailure " << ++n << " of " << report.failed << ": \"" << problem.spell(f.input)
         << "\" (max error " << format_number(f.max_error) << ", tolerance " << problem.tolerance
         << ")\n";
-    for (Eigen::Index i = 0; i < f.expected.rows(); ++i) {
-      const bool fails = is_listed(f.failing_positions, i);
-      out << "  position " << i + 1 << " (" << labels[static_cast<std::size_t>(i)]
-          << "): expected " << row_vector(f.expected, i) << ", got "
-          << row_vector(f.trace.output, i) << (fails ? "   <- wrong" : "") << "\n";
-    }
+    out << rows_text(problem, f.input, f.expected, f.trace.output, f.failing_positions);
     const auto& t = f.trace;
     print_matrix(out, "embeddings r_i (one row per token)", t.embeddings, labels, {});
     print_matrix(out, "Q", t.Q, labels, {});

@@ -7,6 +7,7 @@
 #include <optional>
 #include <utility>
 
+#include "headgrader/diagnosis.h"
 #include "headgrader/grade.h"
 #include "headgrader/grading_cost.h"
 #include "headgrader/limits.h"
@@ -366,7 +367,7 @@ Routed Router::answer_grade(const CatalogSnapshot::Entry& entry, const Principal
   if (!submission) return {error_answer(request, submission.error()), problem.id, std::nullopt};
 
   const GradeReport report =
-      headgrader::grade(problem, submission->weights, submission->max_failures);
+      headgrader::grade_with_diagnosis(problem, submission->weights, submission->max_failures);
   return {json_answer(request, http::status::ok, report_json(problem, report)), problem.id,
           report.passed};
 }

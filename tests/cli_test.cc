@@ -7,6 +7,7 @@
 #include <string>
 #include <sys/wait.h>
 
+#include "headgrader/diagnosis.h"
 #include "headgrader/grade.h"
 #include "headgrader/report.h"
 #include "headgrader/submission.h"
@@ -93,7 +94,7 @@ TEST(Cli, GradePrintsExactlyTheServersJson) {
   const Problem& p = testing::bundled("consonant-anywhere");
   const auto submission = parse_submission(p, body);
   ASSERT_TRUE(submission.ok());
-  EXPECT_EQ(r.out, report_json(p, grade(p, submission->weights, 3)) + "\n");
+  EXPECT_EQ(r.out, report_json(p, grade_with_diagnosis(p, submission->weights, 3)) + "\n");
 }
 
 TEST(Cli, GradeTextShowsTheFailingStringAndTheAttentionMatrix) {
@@ -138,7 +139,7 @@ TEST(Cli, HelpAfterACommandPrintsTheUsageAndExitsZero) {
     SCOPED_TRACE(args);
     const auto r = run(args);
     EXPECT_EQ(r.exit_code, 0) << r.out;
-    EXPECT_TRUE(r.out.starts_with("usage:\n  headgrader validate PATH...")) << r.out;
+    EXPECT_TRUE(r.out.starts_with("usage:\n  headgrader validate [--lint] PATH...")) << r.out;
   }
 }
 

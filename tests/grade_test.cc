@@ -166,7 +166,7 @@ TEST(GradeJson, HasTheContractsKeysInOrderWithMaskedScoresAsNull) {
   std::vector<std::string> keys;
   for (const auto& [key, value] : json.items()) keys.push_back(key);
   EXPECT_EQ(keys, (std::vector<std::string>{"problem", "passed", "score", "tests", "examples",
-                                            "failures"}));
+                                            "failures", "diagnosis"}));
   const auto& failure = json.at("failures").at(0);
   EXPECT_EQ(failure.at("input"), "ab");
   EXPECT_EQ(failure.at("failing_positions"), Json::parse("[2]"));

@@ -25,6 +25,7 @@
 #include <variant>
 #include <vector>
 
+#include "headgrader/diagnosis.h"
 #include "headgrader/grade.h"
 #include "headgrader/report.h"
 #include "headgrader/submission.h"
@@ -60,7 +61,8 @@ std::string engine_grade(const std::string& id, const std::string& body) {
   const Problem& problem = *bundled_problems().find(id);
   const Result<Submission> submission = parse_submission(problem, body);
   if (!submission) return "unexpected: " + submission.error().message;
-  return report_json(problem, grade(problem, submission->weights, submission->max_failures));
+  return report_json(problem, grade_with_diagnosis(problem, submission->weights,
+                                                  submission->max_failures));
 }
 
 Json error_of(const HttpResponse& response) { return Json::parse(response.body())["error"]; }
@@ -286,7 +288,8 @@ TEST(ServerProcessE2E, AnswerLargerThanTheSocketBuffersReachesASlowReaderWhole) 
   const Result<Submission> submission = parse_submission(problem, body);
   ASSERT_TRUE(submission) << submission.error().message;
   const std::string expected =
-      report_json(problem, grade(problem, submission->weights, submission->max_failures));
+      report_json(problem, grade_with_diagnosis(problem, submission->weights,
+                                                  submission->max_failures));
   // More than the most a loopback socket's send buffer holds by default (tcp_wmem, 4 MiB),
   // so the server cannot write it at once whatever the kernel's tuning does.
   ASSERT_GT(expected.size(), 5'000'000u);

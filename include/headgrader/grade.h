@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "headgrader/attention.h"
@@ -28,6 +30,23 @@ struct Failure {
   AttentionTrace trace;
 };
 
+// A mistake proven by grading a changed copy of the submission (API.md §13; diagnosis.h).
+struct Diagnosis {
+  std::string mistake;  // e.g. "key_too_soft"
+  std::string message;  // what was proven, in plain words
+  std::string hint;     // what to change
+};
+
+// How far inside the tolerance a passing head stayed (API.md §13; diagnosis.h).
+struct Margin {
+  double worst_error = 0;  // largest |output − expected| over every tested position
+  double tolerance = 0;
+  double slack = 0;        // tolerance − worst_error
+  // The smallest gap between a query's highest score and its next-highest distinct one
+  // (margin_of in diagnosis.h); none when every query sees equal scores (uniform attention).
+  std::optional<double> score_gap;
+};
+
 struct GradeReport {
   std::string problem;
   bool passed = false;
@@ -35,6 +54,14 @@ struct GradeReport {
   std::uint64_t total = 0, passed_count = 0, failed = 0;
   std::vector<ExampleResult> examples;  // in the problem's order
   std::vector<Failure> failures;        // first min(max_failures, failed), shortlex order
+  // The largest |output − expected| over the positions grading judged: when passed, over
+  // every tested position. Not in the JSON itself; the margin reports it.
+  double worst_error = 0;
+  // Filled by grade_with_diagnosis only (diagnosis.h): for a failing head the mistakes
+  // proven and the ones the time budget left untried; for a passing one its margin.
+  std::vector<Diagnosis> diagnosis;
+  std::vector<std::string> diagnosis_not_tried;
+  std::optional<Margin> margin;
 };
 
 // Precondition: `weights` fit the problem (as parse_submission guarantees). Walks the
@@ -47,6 +74,10 @@ GradeReport grade(const Problem& problem, const HeadWeights& weights, int max_fa
 // baseline. Much slower: O(L²) per string.
 GradeReport grade_each_string(const Problem& problem, const HeadWeights& weights,
                               int max_failures);
+
+// grade(problem, weights, 0).passed, stopping at the first failing string and keeping no
+// report: what a diagnosis asks of each changed copy of a head.
+bool passes_every_tested_string(const Problem& problem, const HeadWeights& weights);
 
 // Whether every position of run_head(tokens) is within the tolerance of `expected`.
 bool string_passes(const Problem& problem, const HeadWeights& weights, const TokenString& tokens);

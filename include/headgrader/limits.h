@@ -41,6 +41,24 @@ inline constexpr std::size_t kMaxJsonDepth = 32;
 // `classes` one per class over at most 256 characters); a body of 1 MiB could hold 131 072.
 inline constexpr std::size_t kMaxJsonObjectKeys = 1024;
 
+// --- Named mistakes (API.md §13; grader/diagnosis.cc) ---------------------------------------
+// What diagnosing one failing grade may spend, in tested strings judged: each grading of a
+// changed copy costs the problem's tested strings when they are judged string by string, or
+// its count-state slots when grading runs over those. A mistake whose gradings would pass the
+// budget is not tried and is named in the answer's "diagnosis_not_tried". Counted in strings,
+// not seconds, so that the same submission always gets the same answer; it is the size of a
+// grading that still runs on the server's own threads (kLongGradingStrings), about 10 ms on
+// the development VM (docs/diagnosis.md).
+inline constexpr std::uint64_t kDiagnosisBudgetStrings = 32'768;
+// The largest factor key_too_soft / query_too_soft look for (doubling from 2).
+inline constexpr double kMaxScoreFactor = 1024;
+// value_rows_swapped tries the exchanges of two rows of W_V up to this many rows, and
+// value_wrong names the off components up to this many (one grading each).
+inline constexpr std::size_t kMaxDiagnosedValueRows = 8;
+// A margin's score gap is computed when the (token, position) pairs a query can be are at
+// most this many (groups × positions with W_P, groups without); beyond, it is left out.
+inline constexpr std::size_t kMaxScoreGapTokens = 1024;
+
 // --- HTTP (API.md §5, §6) --------------------------------------------------------------------
 inline constexpr std::size_t kMaxBodyBytes = 1024 * 1024;
 inline constexpr std::size_t kMaxHeaderBytes = 16 * 1024;
