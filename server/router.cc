@@ -7,15 +7,17 @@
 #include <optional>
 #include <utility>
 
+#include "headgrader/check_steps.h"
 #include "headgrader/grade.h"
 #include "headgrader/limits.h"
 #include "headgrader/report.h"
 #include "headgrader/submission.h"
+#include "static_files.h"
 
 namespace headgrader::server {
 namespace {
 
-enum class Route { kNone, kBadEncoding, kProblems, kProblem, kGrade, kHealth };
+enum class Route { kNone, kBadEncoding, kProblems, kProblem, kGrade, kHealth, kPage, kCheckSteps };
 
 struct Match {
   Route route = Route::kNone;
@@ -23,7 +25,8 @@ struct Match {
 };
 
 constexpr std::string_view kRouteList =
-    "GET /v1/problems, GET /v1/problems/{id}, POST /v1/problems/{id}/grade and GET /healthz";
+    "GET /v1/problems, GET /v1/problems/{id}, POST /v1/problems/{id}/grade, "
+    "POST /v1/problems/{id}/check-steps, GET /healthz and the student page at GET /";
 
 int hex_value(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -91,15 +94,20 @@ Match match_path(std::string_view path) {
   };
   // An empty pattern segment stands for the id, which must not be empty.
   if (is({"healthz"})) return {Route::kHealth, {}};
+  // The student page and its files (server/static_files.h): the id is the path itself.
+  if (path == "/" || path.starts_with("/static/")) return {Route::kPage, std::string(path)};
   if (is({"v1", "problems"})) return {Route::kProblems, {}};
   if (is({"v1", "problems", ""}) && !segments[2].empty()) return {Route::kProblem, segments[2]};
   if (is({"v1", "problems", "", "grade"}) && !segments[2].empty()) {
     return {Route::kGrade, segments[2]};
   }
+  if (is({"v1", "problems", "", "check-steps"}) && !segments[2].empty()) {
+    return {Route::kCheckSteps, segments[2]};
+  }
   return {};
 }
 
-bool is_get_route(Route route) { return route != Route::kGrade; }
+bool is_get_route(Route route) { return route != Route::kGrade && route != Route::kCheckSteps; }
 
 Response json_answer(const Request& request, http::status status, std::string body) {
   return json_response(status, std::move(body), request.version(), request.keep_alive());
@@ -214,8 +222,20 @@ Routed Router::route_unguarded(const Request& request) const {
             "", std::nullopt};
   }
 
+  const WebAsset* asset = nullptr;
+  if (match.route == Route::kPage) {
+    asset = find_web_asset(match.id);
+    if (asset == nullptr) {
+      return {error_answer(request, {error_code::kNotFound,
+                                     "there is no such file of the student page; the page is "
+                                     "at / and its files under /static/",
+                                     ""}),
+              "", std::nullopt};
+    }
+  }
   const Rendered* rendered = nullptr;
-  if (match.route == Route::kProblem || match.route == Route::kGrade) {
+  if (match.route == Route::kProblem || match.route == Route::kGrade ||
+      match.route == Route::kCheckSteps) {
     rendered = find(match.id);
     if (rendered == nullptr) {
       return {
@@ -242,12 +262,24 @@ Routed Router::route_unguarded(const Request& request) const {
     case Route::kProblem:
       return {json_answer(request, http::status::ok, rendered->json), std::string(problem_id),
               std::nullopt};
+    case Route::kPage:
+      return {web_asset_response(*asset, request), "", std::nullopt};
+    case Route::kCheckSteps:
+      return answer_check_steps(*rendered->problem, request);
     default:
       return answer_grade(*rendered->problem, request);
   }
 }
 
-Routed Router::answer_grade(const Problem& problem, const Request& request) const {
+Routed Router::answer_check_steps(const Problem& problem, const Request& request) const {
+  if (auto refused = refuse_non_json(request)) return {std::move(*refused), problem.id, std::nullopt};
+  Result<StepsReport> report = check_steps(problem, request.body());
+  if (!report) return {error_answer(request, report.error()), problem.id, std::nullopt};
+  return {json_answer(request, http::status::ok, steps_report_json(*report)), problem.id,
+          std::nullopt};
+}
+
+std::optional<Response> Router::refuse_non_json(const Request& request) const {
   const auto content_type = request.find(http::field::content_type);
   if (content_type == request.end() || !is_json_content_type(content_type->value())) {
     std::string message = "the body must be JSON, sent with Content-Type: application/json; ";
@@ -262,9 +294,13 @@ Routed Router::answer_grade(const Problem& problem, const Request& request) cons
       for (const char c : value.substr(0, kShownBytes)) message += c >= ' ' && c <= '~' ? c : '?';
       message += value.size() > kShownBytes ? "…\"" : "\"";
     }
-    return {error_answer(request, {error_code::kUnsupportedMediaType, message, ""}), problem.id,
-            std::nullopt};
+    return error_answer(request, {error_code::kUnsupportedMediaType, message, ""});
   }
+  return std::nullopt;
+}
+
+Routed Router::answer_grade(const Problem& problem, const Request& request) const {
+  if (auto refused = refuse_non_json(request)) return {std::move(*refused), problem.id, std::nullopt};
 
   Result<Submission> submission = parse_submission(problem, request.body());
   if (!submission) return {error_answer(request, submission.error()), problem.id, std::nullopt};

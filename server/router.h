@@ -49,6 +49,9 @@ class Router {
   Routed route_guarded(const Request& request) const;
   Routed route_unguarded(const Request& request) const;
   Routed answer_grade(const Problem& problem, const Request& request) const;
+  Routed answer_check_steps(const Problem& problem, const Request& request) const;
+  // 415 unless the request's Content-Type is JSON.
+  std::optional<Response> refuse_non_json(const Request& request) const;
   const Rendered* find(std::string_view id) const;
 
   const ProblemSet& problems_;
