@@ -7,11 +7,11 @@
 #include <cmath>
 #include <limits>
 
+#include "headgrader/json_writer.h"
 #include "headgrader/limits.h"
 #include "headgrader/report.h"
 #include "headgrader/submission.h"
 #include "json_input.h"
-#include "headgrader/json_writer.h"
 #include "matrix_json.h"
 #include "message_text.h"
 #include "submission_paths.h"
@@ -60,14 +60,14 @@ Result<TokenString> parse_input(const Problem& problem, const Json& value) {
     return Error{error_code::kWrongType, want + "; it is " + describe_json_type(value), "input"};
   }
   std::vector<char32_t> chars;
-  if (!decode_utf8(value.get<std::string>(), chars) || chars.empty() ||
-      chars.size() > max_length) {
+  if (!decode_utf8(value.get<std::string>(), chars) || chars.empty() || chars.size() > max_length) {
     return Error{error_code::kWrongShape,
                  want + "; it has " + count_of(chars.size(), "letter", "letters"), "input"};
   }
   TokenString tokens;
   for (std::size_t i = 0; i < chars.size(); ++i) {
-    const auto at = std::find(problem.alphabet_chars.begin(), problem.alphabet_chars.end(), chars[i]);
+    const auto at =
+        std::find(problem.alphabet_chars.begin(), problem.alphabet_chars.end(), chars[i]);
     if (at == problem.alphabet_chars.end()) {
       return Error{error_code::kOutOfRange,
                    want + "; letter " + std::to_string(i + 1) + " (\"" + encode_utf8(chars[i]) +
@@ -212,8 +212,9 @@ Result<StepsReport> check_steps(const Problem& problem, std::string_view body) {
   for (const char* required : {"input", "steps"}) {
     if (!json.contains(required)) {
       return Error{error_code::kMissingField,
-                   std::string(required) + " is missing; check-steps needs the weights, input "
-                                           "(your string) and steps (your matrices)",
+                   std::string(required) +
+                       " is missing; check-steps needs the weights, input "
+                       "(your string) and steps (your matrices)",
                    required};
     }
   }
@@ -234,8 +235,8 @@ Result<StepsReport> check_steps(const Problem& problem, std::string_view body) {
   const Json& steps_json = json.at("steps");
   if (!steps_json.is_object()) {
     return Error{error_code::kWrongType,
-                 "steps must be an object of your matrices by name (" + step_list() +
-                     "); it is " + describe_json_type(steps_json),
+                 "steps must be an object of your matrices by name (" + step_list() + "); it is " +
+                     describe_json_type(steps_json),
                  "steps"};
   }
   const auto L = static_cast<Eigen::Index>(tokens->size());

@@ -79,12 +79,14 @@ int literal_decimals(std::string_view literal) {
   const std::size_t e = literal.find_first_of("eE");
   const std::string_view mantissa = literal.substr(0, e);
   const std::size_t point = mantissa.find('.');
-  int decimals = point == std::string_view::npos ? 0 : static_cast<int>(mantissa.size() - point - 1);
+  int decimals =
+      point == std::string_view::npos ? 0 : static_cast<int>(mantissa.size() - point - 1);
   if (e != std::string_view::npos) {
     std::string_view exponent = literal.substr(e + 1);
     if (!exponent.empty() && exponent.front() == '+') exponent.remove_prefix(1);
     int value = 0;
-    const auto [end, error] = std::from_chars(exponent.data(), exponent.data() + exponent.size(), value);
+    const auto [end, error] =
+        std::from_chars(exponent.data(), exponent.data() + exponent.size(), value);
     // An exponent too large for an int made the number overflow or vanish: no decimals to count.
     if (error != std::errc() || end != exponent.data() + exponent.size()) return 0;
     decimals -= value;

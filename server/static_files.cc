@@ -19,8 +19,7 @@ constexpr std::string_view kPagePolicy =
 
 // If-None-Match holds a list of ETags (or "*"); weak ones (W/"…") match too (RFC 9110 §13.1.2).
 bool etag_listed(std::string_view header, std::string_view etag) {
-  return header.find('*') != std::string_view::npos ||
-         header.find(etag) != std::string_view::npos;
+  return header.find('*') != std::string_view::npos || header.find(etag) != std::string_view::npos;
 }
 
 }  // namespace

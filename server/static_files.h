@@ -15,7 +15,7 @@ struct WebAsset {
   std::string_view path;          // "/" or "/static/NAME"
   std::string_view content_type;  // with "; charset=utf-8" for text
   std::string_view body;
-  std::string_view etag;          // quoted, as the ETag header carries it
+  std::string_view etag;  // quoted, as the ETag header carries it
 };
 
 // The asset served at `path` (already without its query), or nullptr.

@@ -228,6 +228,8 @@ async function onGrade() {
 }
 
 async function chooseProblem(id) {
+  // Tests (and scripts) wait for data-problem to name the problem shown.
+  document.body.dataset.problem = '';
   const { status, body } = await getProblem(id);
   if (status !== 200) {
     $('problem-info').textContent = `This problem could not be loaded: ${body && body.error ? body.error.message : status}`;
@@ -241,6 +243,7 @@ async function chooseProblem(id) {
   state.steps.setProblem(body);
   validate();
   save();
+  document.body.dataset.problem = id;
 }
 
 async function start() {

@@ -56,7 +56,7 @@ function examplesTable(answer, tolerance) {
   const cols = Array.from({ length: longest }, (_, i) => `position ${i + 1}`);
   const rows = answer.examples.map((e) => letters(e.input));
   const table = element('table', { class: 'matrix examples', id: 'examples', role: 'grid', 'aria-readonly': 'true' });
-  table.append(element('caption', { text: `Examples (✓ within the tolerance ${formatNumber(tolerance)} at that position)` }));
+  table.append(element('caption', { text: `Examples (✓ within the tolerance ${String(tolerance)} at that position)` }));
   const head = element('tr', {}, element('th', { scope: 'col', text: 'string' }));
   for (const c of cols) head.append(element('th', { scope: 'col', text: c }));
   table.append(element('thead', {}, head));
@@ -90,7 +90,7 @@ function expectedVsOutput(failure, tolerance, onSelectRow) {
   const chars = letters(failure.input);
   const n = failure.expected[0].length;
   const table = element('table', { class: 'matrix compare', id: 'compare', role: 'grid', 'aria-readonly': 'true' });
-  table.append(element('caption', { text: `Expected and your output at each position (wrong: off by more than ${formatNumber(tolerance)})` }));
+  table.append(element('caption', { text: `Expected and your output at each position (wrong: off by more than ${String(tolerance)})` }));
   const head = element('tr', {}, element('th', { scope: 'col', text: 'position' }));
   for (let c = 0; c < n; c += 1) {
     head.append(element('th', { scope: 'col', text: `expected ${c + 1}` }), element('th', { scope: 'col', text: `output ${c + 1}` }));
@@ -197,7 +197,7 @@ function failureDetail(answer, failure, tolerance) {
   const detail = element('section', { class: 'panel failure', id: 'failure-detail', 'aria-labelledby': 'failure-title' });
   const where = failure.failing_positions.join(', ');
   detail.append(element('h3', { id: 'failure-title', text: `"${failure.input}" fails at position${failure.failing_positions.length > 1 ? 's' : ''} ${where}` }));
-  detail.append(element('p', { text: `Largest error ${formatNumber(failure.max_error)}; a position passes when every component is within ${formatNumber(tolerance)} of the expected value.` }));
+  detail.append(element('p', { text: `Largest error ${formatNumber(failure.max_error)}; a position passes when every component is within ${String(tolerance)} of the expected value.` }));
   const diagnosis = diagnosisList(answer);
   if (diagnosis) detail.append(diagnosis);
   const select = (r) => highlightRow(detail, r, failure.input);

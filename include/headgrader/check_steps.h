@@ -18,8 +18,8 @@
 namespace headgrader {
 
 // The steps in the order they are computed; also the order of the answer's keys.
-inline constexpr const char* kStepNames[7] = {"Q",           "K",      "V",        "scores",
-                                              "masked_scores", "attention", "output"};
+inline constexpr const char* kStepNames[7] = {"Q",         "K",     "V", "scores", "masked_scores",
+                                              "attention", "output"};
 
 // The tolerance of one typed number: 1e-3, or half a unit of its last decimal when that is
 // larger (so "0.3" for 0.3326 is right: it is 0.3326 rounded to one decimal). A number typed
@@ -28,10 +28,10 @@ inline constexpr const char* kStepNames[7] = {"Q",           "K",      "V",     
 double typed_tolerance(int decimals);
 
 struct StepCheck {
-  std::string name;                          // one of kStepNames
+  std::string name;  // one of kStepNames
   bool correct = true;
-  std::vector<std::pair<int, int>> wrong;    // (row, column), 1-based, row-major order
-  Matrix expected;                           // from the student's earlier steps; −∞ = masked
+  std::vector<std::pair<int, int>> wrong;  // (row, column), 1-based, row-major order
+  Matrix expected;                         // from the student's earlier steps; −∞ = masked
 };
 
 struct StepsReport {

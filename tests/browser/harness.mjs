@@ -91,6 +91,9 @@ export async function openPage(context, origin, path = '/') {
     if (message.type() === 'error') errors.push(message.text());
   });
   page.on('pageerror', (error) => errors.push(String(error)));
+  // Each test starts with nothing remembered from another (the profile is shared).
+  await page.goto(`${origin}/healthz`);
+  await page.evaluate(() => localStorage.clear());
   await page.goto(`${origin}${path}`);
   await page.waitForSelector('body[data-ready="true"]');
   return { page, requests, foreign, errors };
@@ -108,6 +111,12 @@ export function shown(x) {
   if (Number.isInteger(x)) return String(x);
   const text = x.toFixed(4);
   return /^-0\.0+$/.test(text) ? text.slice(1) : text;
+}
+
+// Shows problem `id` and waits until its grids are there.
+export async function selectProblem(page, id) {
+  await page.selectOption('#problem-select', id);
+  await page.waitForSelector(`body[data-problem="${id}"]`);
 }
 
 // Enters a submission through the paste boxes (one form each, as a student would paste).
@@ -164,8 +173,7 @@ export const SOFT_KEY = { W_q: '[[1, 1]]', W_k: '[[0, 2]]', W_V: '[[1, 0], [0, 1
 
 // The failing submission's result panel, as the screenshot test and its baseline script see it.
 export async function showSoftKeyResult(page) {
-  await page.selectOption('#problem-select', 'consonant-anywhere');
-  await page.waitForSelector('#paste-W_q');
+  await selectProblem(page, 'consonant-anywhere');
   await enterMatrices(page, SOFT_KEY);
   await page.click('#grade');
   await page.waitForSelector('#heatmap');

@@ -13,9 +13,9 @@ try {
   const { page } = await openPage(browser.context, server.origin);
   await showSoftKeyResult(page);
   writeFileSync(join(repo, 'tests/browser/baseline/result-panel.png'), await page.locator('#result-section').screenshot({ animations: 'disabled' }));
-  await page.setViewportSize({ width: 1000, height: 900 });
-  await page.locator('#failure-detail').scrollIntoViewIfNeeded();
-  writeFileSync(join(repo, 'docs/student-page.png'), await page.screenshot({ fullPage: true, animations: 'disabled' }));
+  // The README's picture: the same panel, narrower, as on a laptop beside the handout.
+  await page.setViewportSize({ width: 860, height: 900 });
+  writeFileSync(join(repo, 'docs/student-page.png'), await page.locator('#result-section').screenshot({ animations: 'disabled' }));
   console.log('wrote tests/browser/baseline/result-panel.png and docs/student-page.png');
 } finally {
   await browser.stop();

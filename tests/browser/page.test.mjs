@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import AxeBuilder from '@axe-core/playwright';
 import {
-  HANDOUT, SOFT_KEY, apiPost, comparePngs, enterMatrices, openPage, repo, serverHas, showSoftKeyResult, shown, startBrowser, startServer,
+  HANDOUT, SOFT_KEY, apiPost, comparePngs, enterMatrices, openPage, repo, selectProblem, showSoftKeyResult, shown, startBrowser, startServer,
 } from './harness.mjs';
 
 let server;
@@ -57,8 +57,7 @@ describe('grading from the page', () => {
   for (const [problem, matrices] of Object.entries(HANDOUT)) {
     test(`the handout's answer to ${problem} passes and the page shows the server's numbers`, async () => {
       const { page, foreign, errors, requests } = await openPage(browser.context, server.origin);
-      await page.selectOption('#problem-select', problem);
-      await page.waitForSelector('#paste-W_q');
+      await selectProblem(page, problem);
       await enterMatrices(page, matrices);
       await page.click('#grade');
       await page.waitForSelector('#verdict');
@@ -122,7 +121,7 @@ describe('grading from the page', () => {
 
   test('an empty or non-numeric entry disables Grade and sends nothing', async () => {
     const { page, requests } = await openPage(browser.context, server.origin);
-    await page.selectOption('#problem-select', 'consonant-anywhere');
+    await selectProblem(page, 'consonant-anywhere');
     await enterMatrices(page, HANDOUT['consonant-anywhere']);
     assert.equal(await page.isDisabled('#grade'), false);
     await page.fill('input[aria-label="W_k row 1, feature 2"]', '5x');
@@ -139,7 +138,7 @@ describe('grading from the page', () => {
 
   test("the server's error is shown next to the matrix it names", async () => {
     const { page } = await openPage(browser.context, server.origin);
-    await page.selectOption('#problem-select', 'consonant-anywhere');
+    await selectProblem(page, 'consonant-anywhere');
     await enterMatrices(page, { ...HANDOUT['consonant-anywhere'], W_q: '[[1, 1, 1]]' });
     await page.click('#grade');
     await page.waitForSelector('#error-W_q:not(:empty)');
@@ -150,7 +149,7 @@ describe('grading from the page', () => {
 
   test('the last matrices survive a reload', async () => {
     const { page } = await openPage(browser.context, server.origin);
-    await page.selectOption('#problem-select', 'first-position');
+    await selectProblem(page, 'first-position');
     await enterMatrices(page, HANDOUT['first-position']);
     await page.reload();
     await page.waitForSelector('body[data-ready="true"]');
@@ -163,7 +162,7 @@ describe('grading from the page', () => {
 describe('made for people', () => {
   test('the keyboard alone: one tab stop per grid, arrows inside, Enter selects a query row', async () => {
     const { page } = await openPage(browser.context, server.origin);
-    await page.selectOption('#problem-select', 'consonant-anywhere');
+    await selectProblem(page, 'consonant-anywhere');
     // W_E is one tab stop: from its cell, Tab goes on to W_q's first box.
     await page.focus('#table-W_E td[tabindex="0"]');
     await page.keyboard.press('ArrowRight');
@@ -216,7 +215,7 @@ describe('made for people', () => {
 describe('check my steps', () => {
   test('a planted wrong entry in K is found and the later steps are judged against it', async () => {
     const { page } = await openPage(browser.context, server.origin);
-    await page.selectOption('#problem-select', 'consonant-anywhere');
+    await selectProblem(page, 'consonant-anywhere');
     await enterMatrices(page, HANDOUT['consonant-anywhere']);
     await page.fill('#steps-input', 'abc');
     const type = async (step, rows) => {
