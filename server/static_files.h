@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <span>
 #include <string_view>
 
 #include "error_response.h"
@@ -17,6 +18,9 @@ struct WebAsset {
   std::string_view body;
   std::string_view etag;  // quoted, as the ETag header carries it
 };
+
+// Every file of the page.
+std::span<const WebAsset> web_assets();
 
 // The asset served at `path` (already without its query), or nullptr.
 const WebAsset* find_web_asset(std::string_view path);

@@ -80,7 +80,7 @@ export async function openPage(context, origin, path = '/') {
   const errors = [];
   await page.route('**/*', (route) => {
     const url = route.request().url();
-    requests.push({ url, method: route.request().method(), body: route.request().postData() });
+    requests.push({ url, method: route.request().method(), body: route.request().postData(), headers: route.request().headers() });
     if (!url.startsWith(`${origin}/`) && !url.startsWith('data:')) {
       foreign.push(url);
       return route.abort();

@@ -147,6 +147,26 @@ describe('grading from the page', () => {
     await page.close();
   });
 
+  test('a launch token in the page goes with the grading as a bearer token', async () => {
+    const { page, requests } = await openPage(browser.context, server.origin);
+    // What an LTI launch page carries (API.md §11); the open server grades with or without it.
+    await page.evaluate(() => {
+      const meta = document.createElement('meta');
+      meta.name = 'headgrader-token';
+      meta.content = 'launch-token-1';
+      document.head.append(meta);
+    });
+    await selectProblem(page, 'consonant-anywhere');
+    await enterMatrices(page, HANDOUT['consonant-anywhere']);
+    await page.click('#grade');
+    await page.waitForSelector('#verdict');
+    const gradings = requests.filter((r) => r.url.endsWith('/grade'));
+    assert.equal(gradings.length, 1);
+    assert.equal(gradings[0].headers.authorization, 'Bearer launch-token-1');
+    assert.equal(requests.filter((r) => r.url.endsWith('/v1/problems')).every((r) => !r.headers.authorization), true);
+    await page.close();
+  });
+
   test('the last matrices survive a reload', async () => {
     const { page } = await openPage(browser.context, server.origin);
     await selectProblem(page, 'first-position');
