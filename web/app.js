@@ -26,6 +26,14 @@ function save() {
   }
 }
 
+function storedProblem() {
+  try {
+    return localStorage.getItem('headgrader:problem');
+  } catch (denied) {
+    return null;
+  }
+}
+
 function restore(id) {
   try {
     return JSON.parse(localStorage.getItem(storageKey(id)) || '{}') || {};
@@ -258,7 +266,7 @@ async function start() {
   for (const p of body.problems) select.append(element('option', { value: p.id, text: p.title }));
   const wanted = new URLSearchParams(location.search).get('problem')
     || (document.querySelector('meta[name="headgrader-problem"]') || {}).content
-    || localStorage.getItem('headgrader:problem');
+    || storedProblem();
   if (wanted && body.problems.some((p) => p.id === wanted)) select.value = wanted;
   select.addEventListener('change', () => chooseProblem(select.value));
   if (select.value) await chooseProblem(select.value);

@@ -261,6 +261,8 @@ describe('check my steps', () => {
     assert.equal(await page.textContent('#step-status-K'), '✗ 1 wrong entry: row 2, column 1');
     for (const step of ['Q', 'scores', 'masked_scores', 'attention']) assert.equal(await page.textContent(`#step-status-${step}`), '✓ correct', step);
     assert.deepEqual(await cellTexts(page, '#revealed-K'), [['0'], ['5'], ['5']]);
+    const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    assert.deepEqual(axe.violations.map((v) => v.id), []);
     await page.close();
   });
 });
