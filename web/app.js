@@ -218,7 +218,8 @@ async function onGrade() {
   const button = $('grade');
   button.disabled = true;
   $('grade-status').textContent = 'Grading…';
-  const { status, body, retryAfter } = await grade(state.problem.id, `{${parts.join(', ')}}`);
+  const maxFailures = Number($('max-failures').value);
+  const { status, body, retryAfter } = await grade(state.problem.id, `{${parts.join(', ')}, "max_failures": ${maxFailures}}`);
   validate();
   if (status === 200) {
     $('grade-status').textContent = 'Graded.';

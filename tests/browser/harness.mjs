@@ -147,14 +147,19 @@ export async function comparePngs(context, a, b) {
         g.drawImage(image, 0, 0);
         return g.getImageData(0, 0, image.width, image.height).data;
       };
-      if (x.width !== y.width || x.height !== y.height) {
-        return { width: x.width, height: x.height, other: [y.width, y.height], differing: -1 };
-      }
+      // The overlap is compared; what only one of them covers counts as differing (an element
+      // at a fractional position may come out a pixel taller or shorter).
+      const w = Math.min(x.width, y.width);
+      const h = Math.min(x.height, y.height);
       const p = pixels(x);
       const q = pixels(y);
-      let differing = 0;
-      for (let i = 0; i < p.length; i += 4) {
-        if (Math.abs(p[i] - q[i]) > 40 || Math.abs(p[i + 1] - q[i + 1]) > 40 || Math.abs(p[i + 2] - q[i + 2]) > 40) differing += 1;
+      let differing = x.width * x.height - w * h;
+      for (let row = 0; row < h; row += 1) {
+        for (let col = 0; col < w; col += 1) {
+          const i = 4 * (row * x.width + col);
+          const j = 4 * (row * y.width + col);
+          if (Math.abs(p[i] - q[j]) > 40 || Math.abs(p[i + 1] - q[j + 1]) > 40 || Math.abs(p[i + 2] - q[j + 2]) > 40) differing += 1;
+        }
       }
       return { width: x.width, height: x.height, other: [y.width, y.height], differing };
     }, [a.toString('base64'), b.toString('base64')]);
@@ -177,4 +182,17 @@ export async function showSoftKeyResult(page) {
   await enterMatrices(page, SOFT_KEY);
   await page.click('#grade');
   await page.waitForSelector('#heatmap');
+}
+
+// The result panel alone, the sections around it hidden, so that it is drawn at the same
+// whole-pixel position whatever the rest of the page holds (text at a fractional offset is
+// antialiased differently everywhere).
+export async function resultPanelShot(page) {
+  await page.evaluate(() => {
+    for (const id of ['problem-section', 'entry-section', 'steps-section']) document.getElementById(id).style.display = 'none';
+    document.querySelector('header').style.display = 'none';
+    document.querySelector('.skip').style.display = 'none';
+    window.scrollTo(0, 0);
+  });
+  return page.locator('#result-section').screenshot({ animations: 'disabled' });
 }
