@@ -3,6 +3,7 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <memory>
 #include <iostream>
 #include <string_view>
 #include <variant>
@@ -11,7 +12,9 @@
 #include "headgrader/limits.h"
 #include "headgrader/problem.h"
 #include "options.h"
+#include "problem_catalog.h"
 #include "server.h"
+#include "service.h"
 
 namespace {
 
@@ -33,7 +36,7 @@ int main(int argc, char** argv) {
   const std::vector<std::string_view> args(argv + 1, argv + argc);
   const std::string_view program = argc > 0 ? argv[0] : "headgrader-server";
 
-  const headgrader::Result<server::ServerOptions> parsed = server::parse_options(args);
+  const headgrader::Result<server::ServerOptions> parsed = server::parse_options(args, server::process_env);
   if (!parsed) {
     std::cerr << program << ": " << parsed.error().message << '\n';
     return 2;
@@ -46,15 +49,32 @@ int main(int argc, char** argv) {
   if (options.healthcheck) return server::healthcheck(options.address, options.port, std::cerr);
 
   const auto dir = options.problems.empty() ? server::default_problems_dir() : options.problems;
-  auto loaded = headgrader::ProblemSet::load(dir);
+  auto loaded = server::ProblemCatalog::open(dir);
   if (auto* defects = std::get_if<std::vector<headgrader::Defect>>(&loaded)) {
     for (const headgrader::Defect& defect : *defects) std::cerr << defect.to_string() << '\n';
     std::cerr << program << ": " << dir.string() << ": " << defects->size()
               << (defects->size() == 1 ? " defect" : " defects") << "; not starting\n";
     return 1;
   }
+  const std::unique_ptr<server::ProblemCatalog> catalog =
+      std::move(std::get<std::unique_ptr<server::ProblemCatalog>>(loaded));
+  server::Service service;
+  service.problems = catalog.get();
+  std::unique_ptr<server::KeySource> keys;
+  if (!options.keys.empty()) {
+    auto opened = server::KeySource::open(options.keys);
+    if (!opened) {
+      std::cerr << program << ": --keys: " << opened.error().message << "; not starting\n";
+      return 1;
+    }
+    keys = std::move(opened.value());
+    service.keys = keys.get();
+  }
+  service.grading = options.grading_needs_key.value_or(keys != nullptr)
+                        ? server::GradingAccess::kKey
+                        : server::GradingAccess::kOpen;
   raise_descriptor_limit();
-  return server::serve(std::get<headgrader::ProblemSet>(loaded), options.address, options.port,
+  return server::serve(service, options.address, options.port,
                        server::thread_count(options.threads), std::cout, std::cerr,
                        {options.max_connections, options.read_timeout, options.shutdown_grace});
 }
