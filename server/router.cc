@@ -14,6 +14,7 @@
 #include "headgrader/report.h"
 #include "headgrader/submission.h"
 #include "access_log.h"
+#include "openapi_document.h"
 #include "static_files.h"
 
 namespace headgrader::server {
@@ -28,6 +29,7 @@ enum class Route {
   kHealth,
   kProblemsStatus,
   kValidate,
+  kOpenApi,
   kPage,        // the student page and its files (API.md §10; server/static_files.h)
   kCheckSteps,  // POST /v1/problems/{id}/check-steps (API.md §10)
 };
@@ -40,7 +42,8 @@ struct Match {
 constexpr std::string_view kRouteList =
     "GET /v1/problems, GET /v1/problems/{id}, POST /v1/problems/{id}/grade, "
     "POST /v1/problems/{id}/check-steps, GET /healthz, the student page at GET / "
-    "(and, with a staff key, GET /v1/problems/status, POST /v1/problems/validate, "
+    "(described at GET /v1/openapi.json; and, with a staff key, GET /v1/problems/status, "
+    "POST /v1/problems/validate, "
     "PUT and DELETE /v1/problems/{id})";
 
 int hex_value(char c) {
@@ -109,6 +112,7 @@ Match match_path(std::string_view path) {
   };
   // An empty pattern segment stands for the id, which must not be empty.
   if (is({"healthz"})) return {Route::kHealth, {}};
+  if (is({"v1", "openapi.json"})) return {Route::kOpenApi, {}};
   // The student page and its files: the id is the path itself.
   if (path == "/" || path.starts_with("/static/")) return {Route::kPage, std::string(path)};
   if (is({"v1", "problems"})) return {Route::kProblems, {}};
@@ -362,6 +366,9 @@ Routed Router::route_unguarded(const Request& request) const {
       return {json_answer(request, http::status::ok, R"({"status":"ok"})"), "", std::nullopt};
     case Route::kProblems:
       return {json_answer(request, http::status::ok, snapshot->list_json()), "", std::nullopt};
+    case Route::kOpenApi:
+      return {json_answer(request, http::status::ok, std::string(openapi_document())), "",
+              std::nullopt};
     case Route::kProblemsStatus:
       return answer_status(request);
     case Route::kValidate:
