@@ -5,7 +5,10 @@
 set -euo pipefail
 want=(cmake make g++ libboost1.81-dev libeigen3-dev nlohmann-json3-dev libssl-dev)
 if [[ "${1:-run}" == test ]]; then
-  want+=(libgtest-dev libgmock-dev libbenchmark-dev clang libclang-rt-14-dev python3 python3-jsonschema curl wrk)
+  want+=(libgtest-dev libgmock-dev libbenchmark-dev clang libclang-rt-14-dev python3 python3-jsonschema curl wrk
+    chromium nodejs)
+  # Debian's npm is a package of its own; a NodeSource nodejs already bundles it (and conflicts).
+  command -v npm >/dev/null || want+=(npm)
 fi
 missing=()
 for p in "${want[@]}"; do

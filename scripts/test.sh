@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The test command (README quick start; .ci/run calls it): builds with warnings as errors and
 # runs every test, then again under ASan+UBSan, then each fuzzer for 30 s. Set
-# HEADGRADER_SKIP_DOCKER=1 / HEADGRADER_SKIP_SANITIZE=1 / HEADGRADER_SKIP_FUZZ=1 to skip stages
+# HEADGRADER_SKIP_DOCKER=1 / HEADGRADER_SKIP_SANITIZE=1 / HEADGRADER_SKIP_FUZZ=1 /
+# HEADGRADER_SKIP_BROWSER=1 to skip stages
 # locally; CI runs them all.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,6 +14,12 @@ cmake -S . -B build-ci -DCMAKE_BUILD_TYPE=Release -DHEADGRADER_WERROR=ON >/dev/n
 cmake --build build-ci -j"$jobs"
 ctest --test-dir build-ci --output-on-failure -j"$jobs" --timeout 600
 build-ci/cli/headgrader validate problems
+
+if [[ "${HEADGRADER_SKIP_BROWSER:-0}" != 1 ]]; then
+  echo "== student page: the browser suite (headless Chromium, playwright-core) on the Release server"
+  (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error &&
+    HEADGRADER_SERVER_BIN="$PWD/../../build-ci/server/headgrader-server" node --test page.test.mjs)
+fi
 
 if [[ "${HEADGRADER_SKIP_DOCKER:-0}" != 1 ]]; then
   echo "== Docker image: build, run, grade through the published port, SIGTERM"

@@ -7,6 +7,7 @@
 #include <optional>
 #include <utility>
 
+#include "headgrader/check_steps.h"
 #include "headgrader/diagnosis.h"
 #include "headgrader/grade.h"
 #include "headgrader/grading_cost.h"
@@ -16,6 +17,7 @@
 #include "headgrader/submission.h"
 #include "access_log.h"
 #include "openapi_document.h"
+#include "static_files.h"
 
 namespace headgrader::server {
 namespace {
@@ -29,7 +31,9 @@ enum class Route {
   kHealth,
   kProblemsStatus,
   kValidate,
-  kOpenApi
+  kOpenApi,
+  kPage,        // the student page and its files (API.md §10; server/static_files.h)
+  kCheckSteps,  // POST /v1/problems/{id}/check-steps (API.md §10)
 };
 
 struct Match {
@@ -38,8 +42,10 @@ struct Match {
 };
 
 constexpr std::string_view kRouteList =
-    "GET /v1/problems, GET /v1/problems/{id}, POST /v1/problems/{id}/grade and GET /healthz "
-    "(described at GET /v1/openapi.json; and, with a staff key, GET /v1/problems/status, POST /v1/problems/validate, "
+    "GET /v1/problems, GET /v1/problems/{id}, POST /v1/problems/{id}/grade, "
+    "POST /v1/problems/{id}/check-steps, GET /healthz, the student page at GET / "
+    "(described at GET /v1/openapi.json; and, with a staff key, GET /v1/problems/status, "
+    "POST /v1/problems/validate, "
     "PUT and DELETE /v1/problems/{id})";
 
 int hex_value(char c) {
@@ -109,6 +115,8 @@ Match match_path(std::string_view path) {
   // An empty pattern segment stands for the id, which must not be empty.
   if (is({"healthz"})) return {Route::kHealth, {}};
   if (is({"v1", "openapi.json"})) return {Route::kOpenApi, {}};
+  // The student page and its files: the id is the path itself.
+  if (path == "/" || path.starts_with("/static/")) return {Route::kPage, std::string(path)};
   if (is({"v1", "problems"})) return {Route::kProblems, {}};
   // The §9 routes take these two names: no problem with either id can be fetched or replaced.
   if (is({"v1", "problems", "status"})) return {Route::kProblemsStatus, {}};
@@ -116,6 +124,9 @@ Match match_path(std::string_view path) {
   if (is({"v1", "problems", ""}) && !segments[2].empty()) return {Route::kProblem, segments[2]};
   if (is({"v1", "problems", "", "grade"}) && !segments[2].empty()) {
     return {Route::kGrade, segments[2]};
+  }
+  if (is({"v1", "problems", "", "check-steps"}) && !segments[2].empty()) {
+    return {Route::kCheckSteps, segments[2]};
   }
   return {};
 }
@@ -126,6 +137,7 @@ Match match_path(std::string_view path) {
 std::string_view allowed_methods(Route route, bool staff) {
   switch (route) {
     case Route::kGrade:
+    case Route::kCheckSteps:
     case Route::kValidate:
       return "POST";
     case Route::kProblem:
@@ -139,6 +151,7 @@ bool is_allowed(Route route, http::verb method, bool staff) {
   const bool get = method == http::verb::get || method == http::verb::head;
   switch (route) {
     case Route::kGrade:
+    case Route::kCheckSteps:
     case Route::kValidate:
       return method == http::verb::post;
     case Route::kProblem:
@@ -295,13 +308,24 @@ Routed Router::route_unguarded(const Request& request) const {
             "", std::nullopt};
   }
 
+  const WebAsset* asset = match.route == Route::kPage ? find_web_asset(match.id) : nullptr;
+  if (match.route == Route::kPage && asset == nullptr) {
+    return {error_answer(request, {error_code::kNotFound,
+                                   "there is no such file of the student page; the page is at / "
+                                   "and its files under /static/",
+                                   ""}),
+            "", std::nullopt};
+  }
+
   // One snapshot for the whole request: a reload meanwhile does not change what it sees.
   const std::shared_ptr<const CatalogSnapshot> snapshot = service_.problems->current();
   const CatalogSnapshot::Entry* entry = nullptr;
   const bool staff_enabled = service_.keys != nullptr;
   const bool creates =
       staff_enabled && match.route == Route::kProblem && request.method() == http::verb::put;
-  if ((match.route == Route::kProblem || match.route == Route::kGrade) && !creates) {
+  if ((match.route == Route::kProblem || match.route == Route::kGrade ||
+       match.route == Route::kCheckSteps) &&
+      !creates) {
     entry = snapshot->find(match.id);
     if (entry == nullptr) {
       return {error_answer(request, {error_code::kNotFound,
@@ -322,7 +346,9 @@ Routed Router::route_unguarded(const Request& request) const {
                            (match.route == Route::kProblem &&
                             (request.method() == http::verb::put ||
                              request.method() == http::verb::delete_));
-  const bool needs_credentials = staff_route || match.route == Route::kGrade;
+  // Checking steps is granted as grading is (the page sends the same credentials to both).
+  const bool needs_credentials =
+      staff_route || match.route == Route::kGrade || match.route == Route::kCheckSteps;
   Principal who;
   if (needs_credentials) {
     const std::shared_ptr<const KeyRing> keys =
@@ -348,6 +374,10 @@ Routed Router::route_unguarded(const Request& request) const {
       return answer_status(request);
     case Route::kValidate:
       return answer_validate(request);
+    case Route::kPage:
+      return {web_asset_response(*asset, request), "", std::nullopt};
+    case Route::kCheckSteps:
+      return answer_check_steps(*entry, request);
     case Route::kProblem:
       if (request.method() == http::verb::put) return answer_put(match.id, request);
       if (request.method() == http::verb::delete_) return answer_delete(match.id, request);
@@ -370,6 +400,18 @@ Routed Router::answer_grade(const CatalogSnapshot::Entry& entry, const Principal
       headgrader::grade_with_diagnosis(problem, submission->weights, submission->max_failures);
   return {json_answer(request, http::status::ok, report_json(problem, report)), problem.id,
           report.passed};
+}
+
+Routed Router::answer_check_steps(const CatalogSnapshot::Entry& entry,
+                                 const Request& request) const {
+  const Problem& problem = *entry.problem;
+  if (std::optional<Error> refused = not_json(request)) {
+    return {error_answer(request, *refused), problem.id, std::nullopt};
+  }
+  Result<StepsReport> report = check_steps(problem, request.body());
+  if (!report) return {error_answer(request, report.error()), problem.id, std::nullopt};
+  return {json_answer(request, http::status::ok, steps_report_json(*report)), problem.id,
+          std::nullopt};
 }
 
 Routed Router::answer_status(const Request& request) const {

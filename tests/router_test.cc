@@ -120,12 +120,15 @@ TEST(Router, AcceptsTheAbsoluteFormOfATarget) {
   const Routed graded = router().route(make_request(
       http::verb::post, "http://h/v1/problems/consonant-anywhere/grade", kHandoutSolution));
   EXPECT_EQ(graded.response.body(), expected_grade("consonant-anywhere", kHandoutSolution));
-  // No path after the authority is the root, which names nothing here.
-  for (const char* target : {"http://h", "http://h?x=/healthz", "http:/healthz"}) {
+  // No path after the authority is the root: the student page (API.md §10).
+  for (const char* target : {"http://h", "http://h?x=/healthz"}) {
     SCOPED_TRACE(target);
-    expect_error(router().route(make_request(http::verb::get, target)), http::status::not_found,
-                 "not_found");
+    const Routed page = router().route(make_request(http::verb::get, target));
+    EXPECT_EQ(page.response.result(), http::status::ok);
+    EXPECT_EQ(page.response[http::field::content_type], "text/html; charset=utf-8");
   }
+  expect_error(router().route(make_request(http::verb::get, "http:/healthz")),
+               http::status::not_found, "not_found");
 }
 
 TEST(Router, HeadGetsGetsHeadersWithoutBody) {
@@ -240,8 +243,9 @@ TEST(Router, KeepsTheConnectionAsTheRequestAsks) {
 // --- Errors ---------------------------------------------------------------------------------
 
 TEST(Router, UnknownPathIs404) {
-  for (const char* target : {"/", "/v1", "/v1/problems/", "/v1/problems/a/b", "/healthz/",
-                             "/v1/problems/consonant-anywhere/grade/x", "/v2/problems"}) {
+  for (const char* target :
+       {"/index.html", "/static/", "/v1", "/v1/problems/", "/v1/problems/a/b", "/healthz/",
+        "/v1/problems/consonant-anywhere/grade/x", "/v2/problems"}) {
     SCOPED_TRACE(target);
     expect_error(router().route(make_request(http::verb::get, target)), http::status::not_found,
                  "not_found");

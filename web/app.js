@@ -1,0 +1,277 @@
+// The student page: pick a problem, enter W_q, W_k, W_V (grids or a pasted matrix), grade,
+// read the result, check steps by hand. Input is checked here before anything is sent, so a
+// typo costs no attempt; the server's own errors are shown next to the matrix they name.
+
+import { getProblem, grade, listProblems } from './api.js';
+import { EditableGrid, element, resultTable } from './grid.js';
+import { isNumberText, jsonLiteral, parseMatrixText } from './matrix_parse.js';
+import { renderResult } from './result.js';
+import { StepsPanel } from './steps.js';
+
+const ALIASES = { W_Q: 'W_q', W_K: 'W_k', W_v: 'W_V' };
+const $ = (id) => document.getElementById(id);
+const storageKey = (id) => `headgrader:matrices:${id}`;
+
+const state = { problem: null, matrices: new Map(), retryTimer: null };
+
+function save() {
+  if (!state.problem) return;
+  const saved = {};
+  for (const [name, { grid }] of state.matrices) saved[name] = grid.values();
+  try {
+    localStorage.setItem(storageKey(state.problem.id), JSON.stringify(saved));
+    localStorage.setItem('headgrader:problem', state.problem.id);
+  } catch (full) {
+    // Private browsing or a full storage: the page works, it only forgets on reload.
+  }
+}
+
+function storedProblem() {
+  try {
+    return localStorage.getItem('headgrader:problem');
+  } catch (denied) {
+    return null;
+  }
+}
+
+function restore(id) {
+  try {
+    return JSON.parse(localStorage.getItem(storageKey(id)) || '{}') || {};
+  } catch (broken) {
+    return {};
+  }
+}
+
+function matrixTable(id, caption, m, rowLabel, colLabel) {
+  return element('div', { class: 'scroll' }, resultTable({
+    id,
+    caption,
+    rows: m,
+    rowLabels: m.map((_, r) => rowLabel(r)),
+    colLabels: m[0].map((_, c) => colLabel(c)),
+    cornerLabel: 'feature',
+    masked: () => false,
+    describe: (r, c, text) => `${caption.split(' ')[0]}, ${rowLabel(r)}, ${colLabel(c)}: ${text}`,
+  }));
+}
+
+function showProblem(problem) {
+  const alphabet = Array.from(problem.alphabet);
+  const nE = problem.W_E.length;
+  const info = $('problem-info');
+  info.replaceChildren(
+    element('h3', { text: problem.title }),
+    element('p', { class: 'statement', text: problem.statement }),
+    matrixTable('table-W_E', `W_E (${nE} × ${alphabet.length}): rows are features, columns letters`, problem.W_E, (r) => `feature ${r + 1}`, (c) => alphabet[c]),
+  );
+  if (problem.W_P) {
+    info.append(matrixTable('table-W_P', `W_P (${nE} × ${problem.W_P[0].length}): rows are features, columns positions`, problem.W_P, (r) => `feature ${r + 1}`, (c) => `position ${c + 1}`));
+  }
+  for (const [name, m] of Object.entries(problem.given || {})) {
+    info.append(matrixTable(`table-${name}`, `${name} (${m.length} × ${m[0].length}), given by the problem`, m, (r) => `row ${r + 1}`, (c) => `feature ${c + 1}`));
+  }
+  const rules = element('ul', { class: 'rules' });
+  if (problem.submit.includes('W_q') || problem.submit.includes('W_k')) {
+    rules.append(element('li', { text: `W_q and W_k are n_q × ${nE}: one column per feature (n_e = ${nE}); n_q, the number of rows, is yours to choose and the same for both.` }));
+  }
+  if (problem.submit.includes('W_V')) {
+    rules.append(element('li', { text: `W_V is n_v × ${nE}: n_v rows, one per component of the expected output at each position.` }));
+  }
+  rules.append(element('li', { text: `The head is ${problem.causal === false ? 'not causal' : 'causal (a query sees only keys at or before it)'}; scores are multiplied by ${problem.scale}. A position passes within ${problem.tolerance} per component; strings up to length ${problem.strings.max_length} are tested.` }));
+  info.append(element('h4', { text: `You submit ${problem.submit.join(', ')}` }), rules);
+}
+
+function buildMatrices(problem) {
+  const box = $('matrices');
+  box.replaceChildren();
+  state.matrices.clear();
+  const nE = problem.W_E.length;
+  const saved = restore(problem.id);
+  for (const name of problem.submit) {
+    const grid = new EditableGrid({
+      name,
+      rows: name === 'W_V' ? 2 : 1,
+      cols: nE,
+      colLabel: (c) => `feature ${c + 1}`,
+      rowLabel: (r) => `row ${r + 1}`,
+      describeCell: (r, c) => `${name} row ${r + 1}, feature ${c + 1}`,
+      onChange: () => {
+        validate();
+        save();
+      },
+    });
+    if (Array.isArray(saved[name]) && saved[name].length && Array.isArray(saved[name][0]) && saved[name][0].length) {
+      grid.setValues(saved[name]);
+    }
+    const error = element('p', { class: 'error', id: `error-${name}`, role: 'alert' });
+    const paste = element('textarea', { id: `paste-${name}`, rows: 2, cols: 28, spellcheck: 'false', 'aria-describedby': `echo-${name}` });
+    const echo = element('p', { class: 'echo', id: `echo-${name}`, 'aria-live': 'polite' });
+    paste.addEventListener('input', () => {
+      if (paste.value.trim() === '') {
+        echo.textContent = '';
+        paste.classList.remove('invalid');
+        return;
+      }
+      const parsed = parseMatrixText(paste.value);
+      paste.classList.toggle('invalid', Boolean(parsed.error));
+      if (parsed.error) {
+        echo.textContent = `Not understood: ${parsed.error}.`;
+        return;
+      }
+      grid.setValues(parsed.rows);
+      echo.textContent = `Read as ${parsed.form}: ${parsed.rows.length} × ${parsed.rows[0].length}, [${parsed.rows.map((r) => `[${r.join(', ')}]`).join(', ')}]`;
+      validate();
+      save();
+    });
+    const add = element('button', { type: 'button', class: 'small', text: 'Add a row', 'aria-label': `Add a row to ${name}` });
+    const remove = element('button', { type: 'button', class: 'small', text: 'Remove a row', 'aria-label': `Remove the last row of ${name}` });
+    add.addEventListener('click', () => {
+      grid.resize(grid.rows + 1, grid.cols);
+      validate();
+      save();
+    });
+    remove.addEventListener('click', () => {
+      if (grid.rows > 1) grid.resize(grid.rows - 1, grid.cols);
+      validate();
+      save();
+    });
+    const shapeNote = name === 'W_V' ? `n_v × ${nE}` : `n_q × ${nE}`;
+    box.append(element('fieldset', { class: 'weight', id: `matrix-${name}` },
+      element('legend', { text: `${name} (${shapeNote})` }),
+      element('div', { class: 'scroll' }, grid.table),
+      element('div', { class: 'row-buttons' }, add, remove),
+      element('label', { for: `paste-${name}`, text: `Or paste ${name} (JSON [[1, 1]], numpy np.array([[1, 1]]) or MATLAB [1 1; 0 5])` }),
+      paste, echo, error));
+    state.matrices.set(name, { grid, error, paste });
+  }
+}
+
+// The weights as JSON members ('"W_q": [[1, 1]]'), and n_q, n_v for the step grids.
+function weights() {
+  const parts = [];
+  let ok = true;
+  for (const [name, { grid }] of state.matrices) {
+    const values = grid.values();
+    if (!values.every((row) => row.every((t) => isNumberText(t || '')))) ok = false;
+    parts.push(`"${name}": [${values.map((row) => `[${row.map((t) => (isNumberText(t || '') ? jsonLiteral(t) : 'null')).join(', ')}]`).join(', ')}]`);
+  }
+  const given = (state.problem && state.problem.given) || {};
+  const rowsOf = (name) => (state.matrices.has(name) ? state.matrices.get(name).grid.rows : given[name] ? given[name].length : 1);
+  return { ok, parts, nq: rowsOf('W_q'), nv: rowsOf('W_V') };
+}
+
+function validate() {
+  let bad = 0;
+  for (const { grid } of state.matrices.values()) bad += grid.markInvalid();
+  const button = $('grade');
+  const waiting = state.retryTimer !== null;
+  button.disabled = bad > 0 || waiting || !state.problem;
+  if (!waiting) {
+    $('grade-status').textContent = bad > 0 ? `${bad} ${bad === 1 ? 'entry is' : 'entries are'} empty or not a number (outlined in red); fix ${bad === 1 ? 'it' : 'them'} to grade.` : '';
+  }
+  if (state.steps) state.steps.layout();
+  return bad === 0;
+}
+
+function clearErrors() {
+  for (const { error, grid } of state.matrices.values()) {
+    error.textContent = '';
+    grid.table.classList.remove('server-error');
+  }
+}
+
+function showError(error) {
+  const name = ALIASES[error.field] || error.field;
+  const target = name && state.matrices.get(name);
+  if (target) {
+    target.error.textContent = error.message;
+    target.grid.table.classList.add('server-error');
+    return true;
+  }
+  return false;
+}
+
+function waitForRetry(seconds, message) {
+  const until = new Date(Date.now() + seconds * 1000);
+  const status = $('grade-status');
+  clearInterval(state.retryTimer);
+  const tick = () => {
+    const left = Math.ceil((until - Date.now()) / 1000);
+    if (left <= 0) {
+      clearInterval(state.retryTimer);
+      state.retryTimer = null;
+      status.textContent = 'You may grade again.';
+      validate();
+      return;
+    }
+    status.textContent = `${message} The next grading is allowed at ${until.toLocaleTimeString()} (in ${left} s).`;
+  };
+  state.retryTimer = setInterval(tick, 1000);
+  tick();
+  validate();
+}
+
+async function onGrade() {
+  if (!validate()) return;
+  clearErrors();
+  const { parts } = weights();
+  const button = $('grade');
+  button.disabled = true;
+  $('grade-status').textContent = 'Grading…';
+  const maxFailures = Number($('max-failures').value);
+  const { status, body, retryAfter } = await grade(state.problem.id, `{${parts.join(', ')}, "max_failures": ${maxFailures}}`);
+  validate();
+  if (status === 200) {
+    $('grade-status').textContent = 'Graded.';
+    $('result-section').hidden = false;
+    renderResult($('result'), body, state.problem);
+    return;
+  }
+  const error = (body && body.error) || { message: `the server answered ${status}`, field: null };
+  if (status === 429) {
+    waitForRetry(retryAfter || 60, error.message);
+    return;
+  }
+  const placed = showError(error);
+  $('grade-status').textContent = placed ? `Not graded: see the message under ${ALIASES[error.field] || error.field}.` : `Not graded: ${error.message}`;
+}
+
+async function chooseProblem(id) {
+  // Tests (and scripts) wait for data-problem to name the problem shown.
+  document.body.dataset.problem = '';
+  const { status, body } = await getProblem(id);
+  if (status !== 200) {
+    $('problem-info').textContent = `This problem could not be loaded: ${body && body.error ? body.error.message : status}`;
+    return;
+  }
+  state.problem = body;
+  showProblem(body);
+  buildMatrices(body);
+  $('result-section').hidden = true;
+  $('result').replaceChildren();
+  state.steps.setProblem(body);
+  validate();
+  save();
+  document.body.dataset.problem = id;
+}
+
+async function start() {
+  state.steps = new StepsPanel($('steps'), { weights, showWeightError: showError });
+  $('grade').addEventListener('click', onGrade);
+  const select = $('problem-select');
+  const { status, body } = await listProblems();
+  if (status !== 200) {
+    $('problem-info').textContent = 'The list of problems could not be loaded; reload the page to try again.';
+    return;
+  }
+  for (const p of body.problems) select.append(element('option', { value: p.id, text: p.title }));
+  const wanted = new URLSearchParams(location.search).get('problem')
+    || (document.querySelector('meta[name="headgrader-problem"]') || {}).content
+    || storedProblem();
+  if (wanted && body.problems.some((p) => p.id === wanted)) select.value = wanted;
+  select.addEventListener('change', () => chooseProblem(select.value));
+  if (select.value) await chooseProblem(select.value);
+  document.body.dataset.ready = 'true';
+}
+
+start();
