@@ -33,6 +33,9 @@ constexpr std::array kStatusOfCode = {
     CodeStatus{error_code::kTooManyConnections, http::status::service_unavailable},
     CodeStatus{error_code::kShuttingDown, http::status::service_unavailable},
     CodeStatus{error_code::kInternalError, http::status::internal_server_error},
+    CodeStatus{error_code::kStoreUnavailable, http::status::service_unavailable},
+    CodeStatus{error_code::kIdempotencyConflict, http::status::conflict},
+    CodeStatus{error_code::kRateLimited, http::status::too_many_requests},
 };
 
 }  // namespace

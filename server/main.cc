@@ -3,7 +3,12 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <map>
+#include <memory>
+#include <sstream>
 #include <string_view>
 #include <variant>
 #include <vector>
@@ -12,6 +17,7 @@
 #include "headgrader/problem.h"
 #include "options.h"
 #include "server.h"
+#include "submission_store.h"
 
 namespace {
 
@@ -24,6 +30,21 @@ void raise_descriptor_limit() {
   if (limit.rlim_cur >= wanted) return;
   limit.rlim_cur = std::min(wanted, limit.rlim_max);
   setrlimit(RLIMIT_NOFILE, &limit);
+}
+
+// Each problem's file, hashed as it is on disk now (the set was just loaded from it).
+std::map<std::string, std::string, std::less<>> problem_file_hashes(
+    const headgrader::ProblemSet& problems, const std::filesystem::path& dir) {
+  std::map<std::string, std::string, std::less<>> hashes;
+  const bool folder = std::filesystem::is_directory(dir);
+  for (const auto& problem : problems.problems()) {
+    const auto file = folder ? dir / (problem->id + ".json") : dir;
+    std::ifstream in(file, std::ios::binary);
+    std::ostringstream bytes;
+    bytes << in.rdbuf();
+    hashes[problem->id] = headgrader::server::sha256_hex(bytes.str());
+  }
+  return hashes;
 }
 
 }  // namespace
@@ -53,8 +74,28 @@ int main(int argc, char** argv) {
               << (defects->size() == 1 ? " defect" : " defects") << "; not starting\n";
     return 1;
   }
+  const auto& problems = std::get<headgrader::ProblemSet>(loaded);
+
+  // The submission record (API.md §8): a store that cannot be opened stops the server here.
+  server::RecordSettings records;
+  std::unique_ptr<headgrader::store::SubmissionStore> store;
+  if (options.store != "none") {
+    auto opened = headgrader::store::open_store(options.store);
+    if (!opened) {
+      std::cerr << program << ": --store: " << opened.error().message << "; not starting\n";
+      return 1;
+    }
+    store = std::move(opened).value();
+    records.store = store.get();
+    records.rate_limit = options.rate_limit;
+    records.problem_sha256 = problem_file_hashes(problems, dir);
+  }
   raise_descriptor_limit();
-  return server::serve(std::get<headgrader::ProblemSet>(loaded), options.address, options.port,
-                       server::thread_count(options.threads), std::cout, std::cerr,
-                       {options.max_connections, options.read_timeout, options.shutdown_grace});
+  const int status =
+      server::serve(problems, options.address, options.port, server::thread_count(options.threads),
+                    std::cout, std::cerr,
+                    {options.max_connections, options.read_timeout, options.shutdown_grace},
+                    std::move(records));
+  if (store) store->close();
+  return status;
 }

@@ -2,6 +2,7 @@
 
 #include <boost/asio/ip/address.hpp>
 #include <charconv>
+#include <cstdlib>
 #include <system_error>
 #include <thread>
 
@@ -26,8 +27,43 @@ bool parse_number(std::string_view text, T max, T& out) {
 
 }  // namespace
 
+Result<RateLimit> parse_rate_limit(std::string_view text) {
+  const auto refuse = [&] {
+    return usage_error(
+        "--rate-limit must be N/PERIOD, a number of gradings and a period of whole seconds (s), "
+        "minutes (m), hours (h) or days (d), e.g. 30/1h or 5/10m; it is \"" +
+        std::string(text) + "\"");
+  };
+  const std::size_t slash = text.find('/');
+  if (slash == std::string_view::npos || text.size() < slash + 3) return refuse();
+  RateLimit limit;
+  if (!parse_number<std::int64_t>(text.substr(0, slash), 1'000'000, limit.count) ||
+      limit.count < 1) {
+    return refuse();
+  }
+  const std::string_view period = text.substr(slash + 1);
+  std::int64_t amount = 0;
+  if (!parse_number<std::int64_t>(period.substr(0, period.size() - 1), 366 * 86400, amount) ||
+      amount < 1) {
+    return refuse();
+  }
+  std::int64_t unit = 0;
+  switch (period.back()) {
+    case 's': unit = 1; break;
+    case 'm': unit = 60; break;
+    case 'h': unit = 3600; break;
+    case 'd': unit = 86400; break;
+    default: return refuse();
+  }
+  if (amount * unit > 366 * 86400) return refuse();
+  limit.period = std::chrono::milliseconds(amount * unit * 1000);
+  limit.text = std::string(text);
+  return limit;
+}
+
 Result<ServerOptions> parse_options(std::span<const std::string_view> args) {
   ServerOptions options;
+  bool store_given = false, rate_limit_given = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     std::string_view flag = args[i];
     std::string_view value;
@@ -47,7 +83,7 @@ Result<ServerOptions> parse_options(std::span<const std::string_view> args) {
     }
     if (flag != "--problems" && flag != "--address" && flag != "--port" && flag != "--threads" &&
         flag != "--max-connections" && flag != "--read-timeout-ms" &&
-        flag != "--shutdown-grace-ms") {
+        flag != "--shutdown-grace-ms" && flag != "--store" && flag != "--rate-limit") {
       return usage_error("unknown argument \"" + std::string(flag) + "\"; see --help");
     }
     if (!has_value) {
@@ -82,6 +118,15 @@ Result<ServerOptions> parse_options(std::span<const std::string_view> args) {
                            std::to_string(limits::kMaxConnections) + "; it is \"" +
                            std::string(value) + "\"");
       }
+    } else if (flag == "--store") {
+      if (value.empty()) return usage_error("--store needs sqlite:PATH, postgresql://… or none");
+      options.store = std::string(value);
+      store_given = true;
+    } else if (flag == "--rate-limit") {
+      Result<RateLimit> limit = parse_rate_limit(value);
+      if (!limit) return limit.error();
+      options.rate_limit = std::move(limit).value();
+      rate_limit_given = true;
     } else if (flag == "--read-timeout-ms") {
       unsigned millis = 0;
       if (!parse_number<unsigned>(value, kMaxReadTimeoutMs, millis) || millis == 0) {
@@ -104,6 +149,18 @@ Result<ServerOptions> parse_options(std::span<const std::string_view> args) {
                            "; it is \"" + std::string(value) + "\"");
       }
     }
+  }
+  if (const char* env = std::getenv("HEADGRADER_STORE"); !store_given && env != nullptr) {
+    if (*env == '\0') return usage_error("HEADGRADER_STORE is empty; give sqlite:PATH, postgresql://… or none");
+    options.store = env;
+  }
+  if (const char* env = std::getenv("HEADGRADER_RATE_LIMIT"); !rate_limit_given && env != nullptr) {
+    Result<RateLimit> limit = parse_rate_limit(env);
+    if (!limit) return usage_error("HEADGRADER_RATE_LIMIT: " + limit.error().message);
+    options.rate_limit = std::move(limit).value();
+  }
+  if (options.rate_limit && options.store == "none") {
+    return usage_error("--rate-limit counts the gradings in the store; it needs a --store other than none");
   }
   return options;
 }
@@ -135,6 +192,10 @@ options:
   --address ADDR    IP address to listen on; default 0.0.0.0
   --port N          TCP port; default 8080; 0 picks a free one
   --threads N       threads serving requests; default: the hardware's concurrency
+  --store URL       where each grading is kept: sqlite:PATH (default sqlite:headgrader.db),
+                    postgresql://USER:PASSWORD@HOST:PORT/DB, or none (keep nothing)
+  --rate-limit N/PERIOD  at most N gradings per student and problem in any PERIOD
+                    (30/1h, 5/10m; s, m, h, d); default none
   --healthcheck     GET /healthz on ADDR (loopback for 0.0.0.0 and ::) and PORT, then
                     exit 0 when it answers 200, else 1 (for container health checks)
   --help            this text

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -16,6 +17,16 @@
 #include "headgrader/result.h"
 
 namespace headgrader::server {
+
+// --rate-limit N/PERIOD: at most `count` gradings per (student, problem) in any `period`.
+struct RateLimit {
+  std::int64_t count = 0;
+  std::chrono::milliseconds period{0};
+  std::string text;  // as given, e.g. "30/1h", for messages
+};
+
+// "30/1h", "5/10m", "100/1d", "2/30s": N ≥ 1, then a whole number of s, m, h or d.
+Result<RateLimit> parse_rate_limit(std::string_view text);
 
 struct ServerOptions {
   std::filesystem::path problems;  // empty: default_problems_dir()
@@ -30,6 +41,10 @@ struct ServerOptions {
   std::size_t max_connections = limits::kMaxConnections;
   std::chrono::milliseconds read_timeout = limits::kReadTimeout;
   std::chrono::milliseconds shutdown_grace = limits::kShutdownGrace;
+  // The submission record (API.md §8): --store URL ("none": keep nothing) and --rate-limit
+  // N/PERIOD; each also from HEADGRADER_STORE / HEADGRADER_RATE_LIMIT, the flag winning.
+  std::string store = "sqlite:headgrader.db";
+  std::optional<RateLimit> rate_limit;
 };
 
 // `args` without the program name. Errors (code "usage") name the flag and what is wrong.

@@ -11,11 +11,24 @@
 #include "headgrader/limits.h"
 #include "headgrader/report.h"
 #include "headgrader/submission.h"
+#include "staff_routes.h"
 
 namespace headgrader::server {
 namespace {
 
-enum class Route { kNone, kBadEncoding, kProblems, kProblem, kGrade, kHealth };
+enum class Route {
+  kNone,
+  kBadEncoding,
+  kProblems,
+  kProblem,
+  kGrade,
+  kHealth,
+  kSubmissions,     // GET /v1/submissions (staff)
+  kSubmissionsCsv,  // GET /v1/submissions.csv (staff)
+  kSubmission,      // GET /v1/submissions/{id} (staff)
+  kStats,           // GET /v1/problems/{id}/stats (staff)
+  kRegrade,         // POST /v1/problems/{id}/regrade (staff)
+};
 
 struct Match {
   Route route = Route::kNone;
@@ -23,7 +36,9 @@ struct Match {
 };
 
 constexpr std::string_view kRouteList =
-    "GET /v1/problems, GET /v1/problems/{id}, POST /v1/problems/{id}/grade and GET /healthz";
+    "GET /v1/problems, GET /v1/problems/{id}, POST /v1/problems/{id}/grade, GET /healthz and, "
+    "for staff, GET /v1/submissions, GET /v1/submissions.csv, GET /v1/submissions/{id}, "
+    "GET /v1/problems/{id}/stats and POST /v1/problems/{id}/regrade";
 
 int hex_value(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -96,10 +111,31 @@ Match match_path(std::string_view path) {
   if (is({"v1", "problems", "", "grade"}) && !segments[2].empty()) {
     return {Route::kGrade, segments[2]};
   }
+  if (is({"v1", "problems", "", "stats"}) && !segments[2].empty()) {
+    return {Route::kStats, segments[2]};
+  }
+  if (is({"v1", "problems", "", "regrade"}) && !segments[2].empty()) {
+    return {Route::kRegrade, segments[2]};
+  }
+  if (is({"v1", "submissions"})) return {Route::kSubmissions, {}};
+  if (is({"v1", "submissions.csv"})) return {Route::kSubmissionsCsv, {}};
+  if (is({"v1", "submissions", ""}) && !segments[2].empty()) {
+    return {Route::kSubmission, segments[2]};
+  }
   return {};
 }
 
-bool is_get_route(Route route) { return route != Route::kGrade; }
+bool is_get_route(Route route) { return route != Route::kGrade && route != Route::kRegrade; }
+
+bool is_staff_route(Route route) {
+  return route == Route::kSubmissions || route == Route::kSubmissionsCsv ||
+         route == Route::kSubmission || route == Route::kStats || route == Route::kRegrade;
+}
+
+std::string_view request_query(std::string_view target) {
+  const std::size_t mark = target.find('?');
+  return mark == std::string_view::npos ? std::string_view() : target.substr(mark + 1);
+}
 
 Response json_answer(const Request& request, http::status status, std::string body) {
   return json_response(status, std::move(body), request.version(), request.keep_alive());
@@ -127,6 +163,42 @@ std::string_view trim(std::string_view text) {
   return text;
 }
 
+// The staff routes (API.md §8), once the path, problem and method are known.
+Routed answer_staff(Route route, const std::string& id, const Problem* known,
+                    const Request& request, const RecordSettings& records_,
+                    const std::optional<std::string>& staff_key) {
+  const std::string problem = known != nullptr ? known->id : "";
+  const unsigned version = request.version();
+  const bool keep_alive = request.keep_alive();
+  if (!staff_key) {
+    return {error_answer(request, {"staff_disabled",
+                                   "the staff routes are disabled: the server was started "
+                                   "without --keys, so no staff key exists",
+                                   ""}),
+            problem, std::nullopt};
+  }
+  if (records_.store == nullptr) {
+    return {error_answer(request, {error_code::kStoreUnavailable,
+                                   "this server keeps no record of gradings (--store none)", ""}),
+            problem, std::nullopt};
+  }
+  store::SubmissionStore& store = *records_.store;
+  const std::string_view query = request_query(request.target());
+  switch (route) {
+    case Route::kSubmissions:
+      return {list_submissions(store, query, false, version, keep_alive), "", std::nullopt};
+    case Route::kSubmissionsCsv:
+      return {list_submissions(store, query, true, version, keep_alive), "", std::nullopt};
+    case Route::kSubmission:
+      return {get_submission(store, id, version, keep_alive), "", std::nullopt};
+    case Route::kStats:
+      return {problem_stats(store, problem, version, keep_alive), problem, std::nullopt};
+    default:
+      return {regrade(*known, records_, staff_key, version, keep_alive), problem,
+              std::nullopt};
+  }
+}
+
 }  // namespace
 
 Response headers_only(Response response) {
@@ -144,7 +216,8 @@ bool is_json_content_type(std::string_view value) {
       [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
 }
 
-Router::Router(const ProblemSet& problems) : problems_(problems), known_ids_(problems.ids_text()) {
+Router::Router(const ProblemSet& problems, RecordSettings records)
+    : problems_(problems), records_(std::move(records)), known_ids_(problems.ids_text()) {
   Json list = Json::array();
   for (const auto& problem : problems_.problems()) {
     list.push_back(problem_summary_json(*problem));
@@ -185,6 +258,7 @@ bool Router::grades_long(const Request& request) const {
   if (request.method() != http::verb::post) return false;
   try {
     const Match match = match_path(request_path(request.target()));
+    if (match.route == Route::kRegrade) return records_.store != nullptr;  // many gradings
     if (match.route != Route::kGrade) return false;
     const Rendered* rendered = find(match.id);
     if (rendered == nullptr) return false;
@@ -215,7 +289,8 @@ Routed Router::route_unguarded(const Request& request) const {
   }
 
   const Rendered* rendered = nullptr;
-  if (match.route == Route::kProblem || match.route == Route::kGrade) {
+  if (match.route == Route::kProblem || match.route == Route::kGrade ||
+      match.route == Route::kStats || match.route == Route::kRegrade) {
     rendered = find(match.id);
     if (rendered == nullptr) {
       return {
@@ -234,6 +309,11 @@ Routed Router::route_unguarded(const Request& request) const {
     return {method_not_allowed(request, match.route), std::string(problem_id), std::nullopt};
   }
 
+  if (is_staff_route(match.route)) {
+    return answer_staff(match.route, match.id, rendered != nullptr ? rendered->problem : nullptr,
+                        request, records_, staff_key_name(request));
+  }
+
   switch (match.route) {
     case Route::kHealth:
       return {json_answer(request, http::status::ok, R"({"status":"ok"})"), "", std::nullopt};
@@ -243,11 +323,14 @@ Routed Router::route_unguarded(const Request& request) const {
       return {json_answer(request, http::status::ok, rendered->json), std::string(problem_id),
               std::nullopt};
     default:
-      return answer_grade(*rendered->problem, request);
+      return answer_grade(*rendered->problem, request, GraderIdentity{});
   }
 }
 
-Routed Router::answer_grade(const Problem& problem, const Request& request) const {
+std::optional<std::string> Router::staff_key_name(const Request&) const { return std::nullopt; }
+
+Routed Router::answer_grade(const Problem& problem, const Request& request,
+                            const GraderIdentity& identity) const {
   const auto content_type = request.find(http::field::content_type);
   if (content_type == request.end() || !is_json_content_type(content_type->value())) {
     std::string message = "the body must be JSON, sent with Content-Type: application/json; ";
@@ -269,10 +352,106 @@ Routed Router::answer_grade(const Problem& problem, const Request& request) cons
   Result<Submission> submission = parse_submission(problem, request.body());
   if (!submission) return {error_answer(request, submission.error()), problem.id, std::nullopt};
 
+  store::SubmissionStore* const store = records_.store;
+  if (store == nullptr) {  // --store none: Part 1 exactly
+    const GradeReport report =
+        headgrader::grade(problem, submission->weights, submission->max_failures);
+    return {json_answer(request, http::status::ok, report_json(problem, report)), problem.id,
+            report.passed};
+  }
+
+  const store::TimeMs now = records_.now();
+  std::optional<store::IdempotencyTag> tag;
+  if (std::optional<Response> refused =
+          check_before_grading(problem, request, *submission, identity, tag, now)) {
+    return {std::move(*refused), problem.id, std::nullopt};
+  }
+
   const GradeReport report =
       headgrader::grade(problem, submission->weights, submission->max_failures);
-  return {json_answer(request, http::status::ok, report_json(problem, report)), problem.id,
-          report.passed};
+  auto pending = std::make_shared<PendingGrade>();
+  store::SubmissionRecord& record = pending->record;
+  record.id = store::new_submission_id(now);
+  record.time = now;
+  record.problem = problem.id;
+  if (const auto sha = records_.problem_sha256.find(problem.id);
+      sha != records_.problem_sha256.end()) {
+    record.problem_sha256 = sha->second;
+  }
+  record.student = submission->student;
+  record.key = identity.key_name;
+  record.body = std::string(request.body());
+  record.passed = report.passed;
+  record.score = report.score;
+  record.tests_total = static_cast<std::int64_t>(report.total);
+  record.tests_passed = static_cast<std::int64_t>(report.passed_count);
+  record.tests_failed = static_cast<std::int64_t>(report.failed);
+  for (const Failure& failure : report.failures) {
+    record.failing_inputs.push_back(problem.spell(failure.input));
+  }
+  record.answer = with_submission_id(report_json(problem, report), record.id);
+  if (tag) pending->body_sha256 = tag->body_sha256;
+  record.idempotency = std::move(tag);
+  pending->version = request.version();
+  pending->keep_alive = request.keep_alive();
+  return {Response{}, problem.id, report.passed, std::move(pending)};
+}
+
+std::optional<Response> Router::check_before_grading(const Problem& problem,
+                                                     const Request& request,
+                                                     const Submission& submission,
+                                                     const GraderIdentity& identity,
+                                                     std::optional<store::IdempotencyTag>& tag,
+                                                     store::TimeMs now) const {
+  store::SubmissionStore& store = *records_.store;
+  const auto unavailable = [&](const Error& error) {
+    return error_answer(request, {error_code::kStoreUnavailable,
+                                  "the record of gradings cannot be read, so nothing is graded; "
+                                  "try again (the store said: " +
+                                      error.message + ")",
+                                  ""});
+  };
+  if (const auto header = request.find("Idempotency-Key"); header != request.end()) {
+    if (std::optional<Error> bad = check_idempotency_key(header->value())) {
+      return error_answer(request, *bad);
+    }
+    tag = store::IdempotencyTag{identity.key_name.value_or(""), std::string(header->value()),
+                                sha256_hex(request.body())};
+    auto earlier = store.find_idempotent(tag->scope, tag->key);
+    if (!earlier) return unavailable(earlier.error());
+    if (earlier->has_value()) {
+      // The first answer again, byte for byte; or a conflict when the body differs.
+      PendingGrade replay;
+      replay.body_sha256 = tag->body_sha256;
+      replay.version = request.version();
+      replay.keep_alive = request.keep_alive();
+      return replay.finish(store::CommitOutcome{false, std::move(**earlier)});
+    }
+  }
+  if (!records_.rate_limit) return std::nullopt;
+  const RateLimit& limit = *records_.rate_limit;
+  const store::TimeMs since = now - limit.period.count() + 1;  // the window ends now
+  if (identity.lms && identity.key_name) {
+    const std::int64_t cap = limit.count * limits::kKeyRateMultiple;
+    auto used = store.gradings_since(
+        {store::RateScope::Kind::kKey, "", "", *identity.key_name}, since, cap);
+    if (!used) return unavailable(used.error());
+    if (used->count >= cap && used->cap_th_newest) {
+      return rate_limited_answer(limit, true, now, *used->cap_th_newest + limit.period.count(),
+                                 request.version(), request.keep_alive());
+    }
+  }
+  if (submission.student) {
+    auto used = store.gradings_since(
+        {store::RateScope::Kind::kStudentProblem, *submission.student, problem.id, ""}, since,
+        limit.count);
+    if (!used) return unavailable(used.error());
+    if (used->count >= limit.count && used->cap_th_newest) {
+      return rate_limited_answer(limit, false, now, *used->cap_th_newest + limit.period.count(),
+                                 request.version(), request.keep_alive());
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace headgrader::server

@@ -4,12 +4,15 @@
 // Thread-safety: a Router is immutable after construction; route() may run on any thread.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "error_response.h"
+#include "grade_record.h"
+#include "headgrader/submission.h"
 #include "headgrader/problem.h"
 
 namespace headgrader::server {
@@ -19,6 +22,9 @@ struct Routed {
   Response response;
   std::string problem;         // id of the known problem the request named, else empty
   std::optional<bool> passed;  // the grade's `passed`, when a grading ran
+  // Set when the answer waits for the record: commit pending->record, then answer
+  // pending->finish(outcome); `response` is then empty.
+  std::shared_ptr<PendingGrade> pending = nullptr;
 };
 
 // The answer to HEAD: the same headers, Content-Length that of the body a GET would get,
@@ -32,7 +38,11 @@ bool is_json_content_type(std::string_view value);
 class Router {
  public:
   // `problems` must outlive the router. The GET answers are rendered once, here.
-  explicit Router(const ProblemSet& problems);
+  // `records.store`, when set, must outlive the router too.
+  explicit Router(const ProblemSet& problems, RecordSettings records = {});
+
+  // Null with --store none.
+  store::SubmissionStore* store() const { return records_.store; }
 
   Routed route(const Request& request) const;
 
@@ -48,10 +58,22 @@ class Router {
 
   Routed route_guarded(const Request& request) const;
   Routed route_unguarded(const Request& request) const;
-  Routed answer_grade(const Problem& problem, const Request& request) const;
+  // The name of the staff key the request shows; nullopt when it shows none (until keys
+  // exist, always: the staff routes then answer 403 staff_disabled).
+  std::optional<std::string> staff_key_name(const Request& request) const;
+  Routed answer_grade(const Problem& problem, const Request& request,
+                      const GraderIdentity& identity) const;
+  // The record's checks before grading (Idempotency-Key, attempt limits): an answer when the
+  // grading must not run.
+  std::optional<Response> check_before_grading(const Problem& problem, const Request& request,
+                                               const Submission& submission,
+                                               const GraderIdentity& identity,
+                                               std::optional<store::IdempotencyTag>& tag,
+                                               store::TimeMs now) const;
   const Rendered* find(std::string_view id) const;
 
   const ProblemSet& problems_;
+  RecordSettings records_;
   std::string list_json_;           // GET /v1/problems
   std::vector<Rendered> rendered_;  // ascending id, as problems_.problems()
   std::string known_ids_;           // "a, b, c" for the 404 message

@@ -49,14 +49,15 @@ void drain(const std::shared_ptr<net::steady_timer>& timer,
 }  // namespace
 
 int serve(const ProblemSet& problems, const std::string& address, std::uint16_t port,
-          unsigned threads, std::ostream& out, std::ostream& err, const ConnectionTuning& tuning) {
+          unsigned threads, std::ostream& out, std::ostream& err, const ConnectionTuning& tuning, RecordSettings records) {
   beast::error_code ec;
   const net::ip::address ip = net::ip::make_address(address, ec);
   if (ec) {
     err << "--address: \"" << address << "\" is not an IP address\n";
     return 1;
   }
-  const Router router(problems);
+  store::SubmissionStore* const store = records.store;
+  const Router router(problems, std::move(records));
   // Declared before the loop and the listener so that it outlives every session; on return
   // it writes the lines still waiting.
   AccessLog access_log(STDERR_FILENO);
@@ -96,6 +97,8 @@ int serve(const ProblemSet& problems, const std::string& address, std::uint16_t 
   for (unsigned i = 1; i < threads; ++i) pool.emplace_back([&ioc] { ioc.run(); });
   ioc.run();
   for (std::thread& thread : pool) thread.join();
+  // Commits already queued still reach the disk; their answers can no longer be written.
+  if (store != nullptr) store->close();
   if (long_gradings.running() > 0) {
     // A grading outlived the grace period; its answer can no longer be written. Returning
     // would wait for it (seconds) and free the problems it reads: end here, with the log

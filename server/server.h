@@ -11,6 +11,7 @@
 #include <string>
 
 #include "headgrader/limits.h"
+#include "grade_record.h"
 #include "headgrader/problem.h"
 
 namespace headgrader::server {
@@ -28,7 +29,7 @@ struct ConnectionTuning {
 // `err`. Returns the process exit code: 0 after a signal, 1 when it cannot listen.
 int serve(const ProblemSet& problems, const std::string& address, std::uint16_t port,
           unsigned threads, std::ostream& out, std::ostream& err,
-          const ConnectionTuning& tuning = {});
+          const ConnectionTuning& tuning = {}, RecordSettings records = {});
 
 // GET /healthz on address:port (0.0.0.0 and :: mean loopback) within a few seconds. Returns
 // 0 when the answer is 200, else 1 (with the reason on `err`).

@@ -232,6 +232,23 @@ void Session::answer() {
 void Session::write_answer(Routed routed) {
   pending_.problem = std::move(routed.problem);
   pending_.passed = routed.passed;
+  if (routed.pending && router_.store() != nullptr) {
+    // The record first, then the answer: the store calls back on its committer thread once the
+    // record is on disk, and the answer is written back on this connection's strand.
+    std::shared_ptr<PendingGrade> grade = std::move(routed.pending);
+    store::SubmissionRecord record = std::move(grade->record);
+    std::optional<store::PassbackRequest> passback = std::move(grade->passback);
+    return router_.store()->commit(
+        std::move(record), std::move(passback),
+        [self = shared_from_this(), grade](Result<store::CommitOutcome> outcome) {
+          Response response = grade->finish(outcome);
+          net::dispatch(self->socket_.get_executor(),
+                        [self, response = std::move(response)]() mutable {
+                          if (self->shutting_down_) response.keep_alive(false);
+                          self->do_write(std::move(response), /*linger=*/false);
+                        });
+        });
+  }
   if (shutting_down_) routed.response.keep_alive(false);
   do_write(std::move(routed.response), /*linger=*/false);
 }

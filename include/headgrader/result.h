@@ -32,6 +32,10 @@ inline constexpr const char* kHeaderTooLarge = "header_too_large";
 inline constexpr const char* kBadRequest = "bad_request";          // unparsable HTTP
 inline constexpr const char* kTooManyConnections = "too_many_connections";
 inline constexpr const char* kShuttingDown = "shutting_down";
+// The submission record (API.md §8).
+inline constexpr const char* kStoreUnavailable = "store_unavailable";      // 503
+inline constexpr const char* kIdempotencyConflict = "idempotency_conflict";  // 409
+inline constexpr const char* kRateLimited = "rate_limited";                // 429, Retry-After
 // Ours, not the client's: an answer we failed to compute (500).
 inline constexpr const char* kInternalError = "internal_error";
 }  // namespace error_code
