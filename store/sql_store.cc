@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <map>
 #include <numeric>
+#include <set>
 
 #include "headgrader/limits.h"
 #include "migrations.h"
@@ -23,12 +24,12 @@ constexpr std::string_view kListColumns =
     "tests_passed, tests_failed, failing_inputs, '', regrade_of, idem_scope, idem_key, "
     "idem_body_sha256, lms_context, lms_resource_link";
 
-constexpr std::string_view kInsert =
+constexpr std::size_t kInsertColumns = 20;
+constexpr std::string_view kInsertHead =
     "INSERT INTO submissions (id, time_ms, problem, problem_sha256, student, key_name, body, "
     "passed, score, tests_total, tests_passed, tests_failed, failing_inputs, answer, regrade_of, "
-    "idem_scope, idem_key, idem_body_sha256, lms_context, lms_resource_link) VALUES ($1, $2, $3, "
-    "$4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20) "
-    "ON CONFLICT (idem_scope, idem_key) DO NOTHING RETURNING id";
+    "idem_scope, idem_key, idem_body_sha256, lms_context, lms_resource_link) VALUES";
+constexpr std::string_view kInsertTail = " ON CONFLICT (idem_scope, idem_key) DO NOTHING RETURNING id";
 constexpr std::string_view kInsertPassback =
     "INSERT INTO passback (id, submission_id, issuer, client_id, lineitem, payload, status, "
     "attempts, last_status, last_error, next_attempt_ms, created_ms) VALUES ($1, $2, $3, $4, $5, "
@@ -198,11 +199,35 @@ Result<std::vector<CommitOutcome>> SqlStore::write_batch_once(std::vector<Pendin
     (void)db.exec_script("ROLLBACK");
     return error;
   };
-  for (const std::size_t i : write_order(batch)) {
+  // Pass 1: every record in one multi-row INSERT (one round trip to PostgreSQL, not one a
+  // record); RETURNING names those written.
+  const std::vector<std::size_t> order = write_order(batch);
+  std::string sql(kInsertHead);
+  std::vector<SqlValue> params;
+  params.reserve(order.size() * kInsertColumns);
+  for (std::size_t n = 0; n < order.size(); ++n) {
+    sql += n == 0 ? " (" : ", (";
+    for (std::size_t c = 0; c < kInsertColumns; ++c) {
+      if (c > 0) sql += ", ";
+      sql += "$" + std::to_string(n * kInsertColumns + c + 1);
+    }
+    sql += ")";
+    for (SqlValue& value : insert_params(batch[order[n]].record)) {
+      params.push_back(std::move(value));
+    }
+  }
+  sql += kInsertTail;
+  auto inserted = db.query(sql, params);
+  if (!inserted) return fail(inserted.error());
+  std::set<std::string> written;
+  for (const SqlRow& row : *inserted) written.insert(row[0].value_or(""));
+
+  // Pass 2: the records whose idempotency tag was taken get the record that holds it; the
+  // others their passback, if any, in this same transaction.
+  for (const std::size_t i : order) {
     const SubmissionRecord& record = batch[i].record;
-    auto inserted = db.query(kInsert, insert_params(record));
-    if (!inserted) return fail(inserted.error());
-    if (inserted->empty()) {  // the idempotency tag is taken: read the record that has it
+    if (written.count(record.id) == 0) {
+      if (!record.idempotency) return fail(store_error("a record was not written"));
       auto kept = db.query("SELECT " + std::string(kColumns) +
                                " FROM submissions WHERE idem_scope = $1 AND idem_key = $2",
                            {record.idempotency->scope, record.idempotency->key});
