@@ -48,7 +48,7 @@ Result<std::unique_ptr<SqlConnection>> SqliteConnection::open(const std::filesys
 }
 
 SqliteConnection::~SqliteConnection() {
-  for (auto& [sql, statement] : statements_) sqlite3_finalize(statement);
+  for (auto& [sql, prepared] : statements_) sqlite3_finalize(prepared.statement);
   sqlite3_close(db_);
 }
 
@@ -59,28 +59,31 @@ Error SqliteConnection::error(std::string_view what) const {
 Result<std::vector<SqlRow>> SqliteConnection::query(std::string_view sql,
                                                     const std::vector<SqlValue>& params) {
   const std::string key(sql);
-  sqlite3_stmt* statement = nullptr;
-  if (const auto found = statements_.find(key); found != statements_.end()) {
-    statement = found->second;
-  } else {
+  auto found = statements_.find(key);
+  if (found == statements_.end()) {
+    sqlite3_stmt* prepared = nullptr;
     if (sqlite3_prepare_v3(db_, key.c_str(), static_cast<int>(key.size()),
-                           SQLITE_PREPARE_PERSISTENT, &statement, nullptr) != SQLITE_OK) {
+                           SQLITE_PREPARE_PERSISTENT, &prepared, nullptr) != SQLITE_OK) {
       return error("preparing a statement");
     }
-    statements_.emplace(key, statement);
+    std::vector<int> index_of(params.size());
+    for (std::size_t i = 0; i < params.size(); ++i) {
+      index_of[i] = sqlite3_bind_parameter_index(prepared, ("$" + std::to_string(i + 1)).c_str());
+    }
+    found = statements_.emplace(key, Prepared{prepared, std::move(index_of)}).first;
   }
+  sqlite3_stmt* const statement = found->second.statement;
+  const std::vector<int>& index_of = found->second.index_of;
   sqlite3_reset(statement);
   sqlite3_clear_bindings(statement);
-  for (std::size_t i = 0; i < params.size(); ++i) {
-    // "$1" is a named parameter to SQLite; look its index up rather than assume the order.
-    const std::string name = "$" + std::to_string(i + 1);
-    const int index = sqlite3_bind_parameter_index(statement, name.c_str());
+  for (std::size_t i = 0; i < params.size() && i < index_of.size(); ++i) {
+    const int index = index_of[i];
     if (index == 0) continue;  // not used by this statement
     const SqlValue& value = params[i];
     int rc = SQLITE_OK;
     if (const auto* text = std::get_if<std::string>(&value)) {
       rc = sqlite3_bind_text(statement, index, text->data(), static_cast<int>(text->size()),
-                             SQLITE_TRANSIENT);
+                             SQLITE_STATIC);  // `params` outlives the statement's run
     } else if (const auto* integer = std::get_if<std::int64_t>(&value)) {
       rc = sqlite3_bind_int64(statement, index, *integer);
     } else if (const auto* real = std::get_if<double>(&value)) {
@@ -97,6 +100,7 @@ Result<std::vector<SqlRow>> SqliteConnection::query(std::string_view sql,
     if (rc != SQLITE_ROW) {
       Error failure = error("running a statement");
       sqlite3_reset(statement);
+      sqlite3_clear_bindings(statement);  // the texts were bound without a copy
       return failure;
     }
     const int columns = sqlite3_column_count(statement);
@@ -118,6 +122,7 @@ Result<std::vector<SqlRow>> SqliteConnection::query(std::string_view sql,
     rows.push_back(std::move(row));
   }
   sqlite3_reset(statement);
+  sqlite3_clear_bindings(statement);  // the texts were bound without a copy
   return rows;
 }
 

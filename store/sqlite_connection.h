@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "sql_connection.h"
 
@@ -32,7 +33,13 @@ class SqliteConnection final : public SqlConnection {
   Error error(std::string_view what) const;
 
   sqlite3* db_;
-  std::unordered_map<std::string, sqlite3_stmt*> statements_;
+  struct Prepared {
+    sqlite3_stmt* statement;
+    // SQLite numbers "$1", "$2", … in the order they first appear; looked up once, here,
+    // since a batch's INSERT has thousands (by name each bind was most of a commit's time).
+    std::vector<int> index_of;  // index_of[k] is the bind index of "$k+1", 0 when unused
+  };
+  std::unordered_map<std::string, Prepared> statements_;
 };
 
 }  // namespace headgrader::store
