@@ -16,6 +16,7 @@
 #include "headgrader/problem_warnings.h"
 #include "headgrader/report.h"
 #include "headgrader/submission.h"
+#include "keys_command.h"
 
 namespace {
 
@@ -29,7 +30,12 @@ constexpr const char* kUsage =
     "      Grades a submission (a file, or - for standard input) and prints the JSON the\n"
     "      server answers; --text prints it for a person instead. DIR defaults to\n"
     "      the bundled problems. Exit 0: passed, 1: failed, 2: the\n"
-    "      submission or the command is wrong.\n";
+    "      submission or the command is wrong.\n"
+    "  headgrader keys add --keys FILE --name NAME --role lms|staff\n"
+    "  headgrader keys list --keys FILE\n"
+    "  headgrader keys remove --keys FILE --name NAME\n"
+    "      Manage the server's keys file (API.md §7): add prints the new key once; the\n"
+    "      file keeps only its SHA-256 (mode 0600).\n";
 
 // The bundled problems, as the server's default: not ./problems, so that the CLI grades
 // against what the server serves from any working directory.
@@ -142,6 +148,7 @@ int main(int argc, char** argv) {
   }
   if (args[0] == "validate") return validate(rest);
   if (args[0] == "grade") return grade(rest);
+  if (args[0] == "keys") return headgrader::cli::keys_command(rest);
   std::cerr << "unknown command \"" << args[0] << "\"\n" << kUsage;
   return 2;
 }

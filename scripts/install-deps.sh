@@ -3,7 +3,7 @@
 # only (no downloads from anywhere else). Idempotent: installs nothing that is already there.
 # Usage: scripts/install-deps.sh [run|test]   (run: build and serve; test: also the test tools)
 set -euo pipefail
-want=(cmake make g++ libboost1.81-dev libeigen3-dev nlohmann-json3-dev libsqlite3-dev libpq-dev libssl-dev pkg-config)
+want=(cmake make g++ libboost1.81-dev libeigen3-dev nlohmann-json3-dev libssl-dev libsqlite3-dev libpq-dev pkg-config)
 if [[ "${1:-run}" == test ]]; then
   want+=(libgtest-dev libgmock-dev libbenchmark-dev clang libclang-rt-14-dev python3 python3-jsonschema curl wrk postgresql sqlite3)
 fi

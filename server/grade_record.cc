@@ -1,26 +1,10 @@
 #include "grade_record.h"
 
-#include <openssl/evp.h>
-
 #include <algorithm>
 
 #include "headgrader/limits.h"
 
 namespace headgrader::server {
-
-std::string sha256_hex(std::string_view bytes) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  EVP_Digest(bytes.data(), bytes.size(), digest, &length, EVP_sha256(), nullptr);
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string hex;
-  hex.reserve(length * 2);
-  for (unsigned int i = 0; i < length; ++i) {
-    hex += kHex[digest[i] >> 4];
-    hex += kHex[digest[i] & 0xf];
-  }
-  return hex;
-}
 
 std::optional<Error> check_idempotency_key(std::string_view value) {
   const bool visible = std::all_of(value.begin(), value.end(), [](char c) {

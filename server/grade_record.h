@@ -22,8 +22,6 @@ namespace headgrader::server {
 struct RecordSettings {
   store::SubmissionStore* store = nullptr;
   std::optional<RateLimit> rate_limit;
-  // Problem id → hex SHA-256 of its file's bytes, as loaded.
-  std::map<std::string, std::string, std::less<>> problem_sha256;
   // The clock of record times and attempt windows (tests may fix it).
   std::function<store::TimeMs()> now = store::now_ms;
 };
@@ -33,6 +31,9 @@ struct RecordSettings {
 struct GraderIdentity {
   std::optional<std::string> key_name;
   bool lms = false;
+  // Idempotency-Keys are scoped to who authenticates: the key's name, "student:ISSUER#sub"
+  // for a student token, "" when grading is open.
+  std::string idempotency_scope;
 };
 
 // A grading whose answer is written once its record is committed.
@@ -50,9 +51,6 @@ struct PendingGrade {
   // was written.
   Response finish(const Result<store::CommitOutcome>& outcome) const;
 };
-
-// Hex SHA-256 of `bytes` (OpenSSL).
-std::string sha256_hex(std::string_view bytes);
 
 // The Idempotency-Key header's value is 1 to limits::kMaxIdempotencyKeyLength visible ASCII
 // characters; the error says what came otherwise.

@@ -3,12 +3,8 @@
 #include <sys/resource.h>
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
-#include <iostream>
-#include <map>
 #include <memory>
-#include <sstream>
+#include <iostream>
 #include <string_view>
 #include <variant>
 #include <vector>
@@ -16,7 +12,9 @@
 #include "headgrader/limits.h"
 #include "headgrader/problem.h"
 #include "options.h"
+#include "problem_catalog.h"
 #include "server.h"
+#include "service.h"
 #include "submission_store.h"
 
 namespace {
@@ -32,21 +30,6 @@ void raise_descriptor_limit() {
   setrlimit(RLIMIT_NOFILE, &limit);
 }
 
-// Each problem's file, hashed as it is on disk now (the set was just loaded from it).
-std::map<std::string, std::string, std::less<>> problem_file_hashes(
-    const headgrader::ProblemSet& problems, const std::filesystem::path& dir) {
-  std::map<std::string, std::string, std::less<>> hashes;
-  const bool folder = std::filesystem::is_directory(dir);
-  for (const auto& problem : problems.problems()) {
-    const auto file = folder ? dir / (problem->id + ".json") : dir;
-    std::ifstream in(file, std::ios::binary);
-    std::ostringstream bytes;
-    bytes << in.rdbuf();
-    hashes[problem->id] = headgrader::server::sha256_hex(bytes.str());
-  }
-  return hashes;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -54,7 +37,7 @@ int main(int argc, char** argv) {
   const std::vector<std::string_view> args(argv + 1, argv + argc);
   const std::string_view program = argc > 0 ? argv[0] : "headgrader-server";
 
-  const headgrader::Result<server::ServerOptions> parsed = server::parse_options(args);
+  const headgrader::Result<server::ServerOptions> parsed = server::parse_options(args, server::process_env);
   if (!parsed) {
     std::cerr << program << ": " << parsed.error().message << '\n';
     return 2;
@@ -67,17 +50,31 @@ int main(int argc, char** argv) {
   if (options.healthcheck) return server::healthcheck(options.address, options.port, std::cerr);
 
   const auto dir = options.problems.empty() ? server::default_problems_dir() : options.problems;
-  auto loaded = headgrader::ProblemSet::load(dir);
+  auto loaded = server::ProblemCatalog::open(dir);
   if (auto* defects = std::get_if<std::vector<headgrader::Defect>>(&loaded)) {
     for (const headgrader::Defect& defect : *defects) std::cerr << defect.to_string() << '\n';
     std::cerr << program << ": " << dir.string() << ": " << defects->size()
               << (defects->size() == 1 ? " defect" : " defects") << "; not starting\n";
     return 1;
   }
-  const auto& problems = std::get<headgrader::ProblemSet>(loaded);
-
+  const std::unique_ptr<server::ProblemCatalog> catalog =
+      std::move(std::get<std::unique_ptr<server::ProblemCatalog>>(loaded));
+  server::Service service;
+  service.problems = catalog.get();
+  std::unique_ptr<server::KeySource> keys;
+  if (!options.keys.empty()) {
+    auto opened = server::KeySource::open(options.keys);
+    if (!opened) {
+      std::cerr << program << ": --keys: " << opened.error().message << "; not starting\n";
+      return 1;
+    }
+    keys = std::move(opened.value());
+    service.keys = keys.get();
+  }
+  service.grading = options.grading_needs_key.value_or(keys != nullptr)
+                        ? server::GradingAccess::kKey
+                        : server::GradingAccess::kOpen;
   // The submission record (API.md §8): a store that cannot be opened stops the server here.
-  server::RecordSettings records;
   std::unique_ptr<headgrader::store::SubmissionStore> store;
   if (options.store != "none") {
     auto opened = headgrader::store::open_store(options.store);
@@ -86,16 +83,14 @@ int main(int argc, char** argv) {
       return 1;
     }
     store = std::move(opened).value();
-    records.store = store.get();
-    records.rate_limit = options.rate_limit;
-    records.problem_sha256 = problem_file_hashes(problems, dir);
+    service.records.store = store.get();
+    service.records.rate_limit = options.rate_limit;
   }
   raise_descriptor_limit();
   const int status =
-      server::serve(problems, options.address, options.port, server::thread_count(options.threads),
+      server::serve(service, options.address, options.port, server::thread_count(options.threads),
                     std::cout, std::cerr,
-                    {options.max_connections, options.read_timeout, options.shutdown_grace},
-                    std::move(records));
+                    {options.max_connections, options.read_timeout, options.shutdown_grace});
   if (store) {
     store->close();
     // For the benchmark (bench/store_bench.sh): how many gradings each transaction held.

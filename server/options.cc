@@ -1,8 +1,11 @@
 #include "options.h"
 
 #include <boost/asio/ip/address.hpp>
+#include <array>
+#include <cctype>
 #include <charconv>
 #include <cstdlib>
+#include <vector>
 #include <system_error>
 #include <thread>
 
@@ -24,6 +27,32 @@ bool parse_number(std::string_view text, T max, T& out) {
   out = value;
   return true;
 }
+
+// The flags of Part 2, each of which may come from HEADGRADER_<FLAG> (API.md Part 2). Flags
+// without a value ("--lti-allow-http") take "1" or "true" from their variable.
+constexpr std::array<std::string_view, 4> kEnvFlags = {"--keys", "--grading", "--store",
+                                                     "--rate-limit"};
+constexpr std::array<std::string_view, 0> kEnvSwitches = {};
+
+std::string env_name(std::string_view flag) {
+  std::string name = "HEADGRADER_";
+  for (const char c : flag.substr(2)) {
+    name += c == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  }
+  return name;
+}
+
+}  // namespace
+
+std::optional<std::string> process_env(const std::string& name) {
+  const char* value = std::getenv(name.c_str());
+  if (value == nullptr) return std::nullopt;
+  return std::string(value);
+}
+
+namespace {
+
+Result<ServerOptions> parse_arguments(std::span<const std::string_view> args);
 
 }  // namespace
 
@@ -61,9 +90,29 @@ Result<RateLimit> parse_rate_limit(std::string_view text) {
   return limit;
 }
 
-Result<ServerOptions> parse_options(std::span<const std::string_view> args) {
+Result<ServerOptions> parse_options(std::span<const std::string_view> args, const EnvLookup& env) {
+  // The environment's flags first, so that the command line's, read later, win.
+  std::vector<std::string> from_env;
+  if (env) {
+    for (const std::string_view flag : kEnvFlags) {
+      if (std::optional<std::string> value = env(env_name(flag))) {
+        from_env.push_back(std::string(flag) + "=" + *value);
+      }
+    }
+    for (const std::string_view flag : kEnvSwitches) {
+      const std::optional<std::string> value = env(env_name(flag));
+      if (value && (*value == "1" || *value == "true")) from_env.emplace_back(flag);
+    }
+  }
+  std::vector<std::string_view> all(from_env.begin(), from_env.end());
+  all.insert(all.end(), args.begin(), args.end());
+  return parse_arguments(all);
+}
+
+namespace {
+
+Result<ServerOptions> parse_arguments(std::span<const std::string_view> args) {
   ServerOptions options;
-  bool store_given = false, rate_limit_given = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     std::string_view flag = args[i];
     std::string_view value;
@@ -83,7 +132,8 @@ Result<ServerOptions> parse_options(std::span<const std::string_view> args) {
     }
     if (flag != "--problems" && flag != "--address" && flag != "--port" && flag != "--threads" &&
         flag != "--max-connections" && flag != "--read-timeout-ms" &&
-        flag != "--shutdown-grace-ms" && flag != "--store" && flag != "--rate-limit") {
+        flag != "--shutdown-grace-ms" && flag != "--keys" && flag != "--grading" &&
+        flag != "--store" && flag != "--rate-limit") {
       return usage_error("unknown argument \"" + std::string(flag) + "\"; see --help");
     }
     if (!has_value) {
@@ -93,6 +143,16 @@ Result<ServerOptions> parse_options(std::span<const std::string_view> args) {
     if (flag == "--problems") {
       if (value.empty()) return usage_error("--problems needs a folder or file");
       options.problems = std::filesystem::path(value);
+    } else if (flag == "--keys") {
+      if (value.empty()) return usage_error("--keys needs a keys file (headgrader keys add makes one)");
+      options.keys = std::filesystem::path(value);
+    } else if (flag == "--grading") {
+      if (value != "open" && value != "key") {
+        return usage_error("--grading must be \"open\" (anyone may grade) or \"key\" (an lms or "
+                           "staff key, or a student token, is needed); it is \"" +
+                           std::string(value) + "\"");
+      }
+      options.grading_needs_key = value == "key";
     } else if (flag == "--address") {
       if (value.empty()) return usage_error("--address needs an IP address");
       boost::system::error_code ec;
@@ -121,12 +181,10 @@ Result<ServerOptions> parse_options(std::span<const std::string_view> args) {
     } else if (flag == "--store") {
       if (value.empty()) return usage_error("--store needs sqlite:PATH, postgresql://… or none");
       options.store = std::string(value);
-      store_given = true;
     } else if (flag == "--rate-limit") {
       Result<RateLimit> limit = parse_rate_limit(value);
       if (!limit) return limit.error();
       options.rate_limit = std::move(limit).value();
-      rate_limit_given = true;
     } else if (flag == "--read-timeout-ms") {
       unsigned millis = 0;
       if (!parse_number<unsigned>(value, kMaxReadTimeoutMs, millis) || millis == 0) {
@@ -150,20 +208,17 @@ Result<ServerOptions> parse_options(std::span<const std::string_view> args) {
       }
     }
   }
-  if (const char* env = std::getenv("HEADGRADER_STORE"); !store_given && env != nullptr) {
-    if (*env == '\0') return usage_error("HEADGRADER_STORE is empty; give sqlite:PATH, postgresql://… or none");
-    options.store = env;
-  }
-  if (const char* env = std::getenv("HEADGRADER_RATE_LIMIT"); !rate_limit_given && env != nullptr) {
-    Result<RateLimit> limit = parse_rate_limit(env);
-    if (!limit) return usage_error("HEADGRADER_RATE_LIMIT: " + limit.error().message);
-    options.rate_limit = std::move(limit).value();
-  }
   if (options.rate_limit && options.store == "none") {
-    return usage_error("--rate-limit counts the gradings in the store; it needs a --store other than none");
+    return usage_error(
+        "--rate-limit counts the gradings in the store; it needs a --store other than none");
+  }
+  if (options.grading_needs_key.value_or(false) && options.keys.empty()) {
+    return usage_error("--grading key needs --keys FILE: without keys nobody could grade");
   }
   return options;
 }
+
+}  // namespace
 
 // The bundled problems (API.md §6), not ./problems: the same command serves the same problems
 // from any working directory.
@@ -192,10 +247,15 @@ options:
   --address ADDR    IP address to listen on; default 0.0.0.0
   --port N          TCP port; default 8080; 0 picks a free one
   --threads N       threads serving requests; default: the hardware's concurrency
+  --keys FILE       the keys file (headgrader keys add); turns on staff routes and,
+                    by default, makes grading need a key            [HEADGRADER_KEYS]
+  --grading MODE    open (anyone may grade) or key; default: key with --keys, else
+                    open                                            [HEADGRADER_GRADING]
   --store URL       where each grading is kept: sqlite:PATH (default sqlite:headgrader.db),
                     postgresql://USER:PASSWORD@HOST:PORT/DB, or none (keep nothing)
+                                                                    [HEADGRADER_STORE]
   --rate-limit N/PERIOD  at most N gradings per student and problem in any PERIOD
-                    (30/1h, 5/10m; s, m, h, d); default none
+                    (30/1h, 5/10m; s, m, h, d); default none   [HEADGRADER_RATE_LIMIT]
   --healthcheck     GET /healthz on ADDR (loopback for 0.0.0.0 and ::) and PORT, then
                     exit 0 when it answers 200, else 1 (for container health checks)
   --help            this text

@@ -9,8 +9,12 @@
 
 #include "headgrader/grade.h"
 #include "headgrader/limits.h"
+#include "headgrader/problem_warnings.h"
 #include "headgrader/report.h"
 #include "headgrader/submission.h"
+#include "access_log.h"
+#include "openapi_document.h"
+#include "secrets.h"
 #include "staff_routes.h"
 
 namespace headgrader::server {
@@ -23,7 +27,10 @@ enum class Route {
   kProblem,
   kGrade,
   kHealth,
-  kSubmissions,     // GET /v1/submissions (staff)
+  kProblemsStatus,
+  kValidate,
+  kOpenApi,
+  kSubmissions,     // GET /v1/submissions (staff, §8)
   kSubmissionsCsv,  // GET /v1/submissions.csv (staff)
   kSubmission,      // GET /v1/submissions/{id} (staff)
   kStats,           // GET /v1/problems/{id}/stats (staff)
@@ -36,9 +43,10 @@ struct Match {
 };
 
 constexpr std::string_view kRouteList =
-    "GET /v1/problems, GET /v1/problems/{id}, POST /v1/problems/{id}/grade, GET /healthz and, "
-    "for staff, GET /v1/submissions, GET /v1/submissions.csv, GET /v1/submissions/{id}, "
-    "GET /v1/problems/{id}/stats and POST /v1/problems/{id}/regrade";
+    "GET /v1/problems, GET /v1/problems/{id}, POST /v1/problems/{id}/grade and GET /healthz "
+    "(described at GET /v1/openapi.json; and, with a staff key, GET /v1/problems/status, POST /v1/problems/validate, "
+    "PUT and DELETE /v1/problems/{id}, GET /v1/submissions, GET /v1/submissions.csv, "
+    "GET /v1/submissions/{id}, GET /v1/problems/{id}/stats, POST /v1/problems/{id}/regrade)";
 
 int hex_value(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -106,7 +114,11 @@ Match match_path(std::string_view path) {
   };
   // An empty pattern segment stands for the id, which must not be empty.
   if (is({"healthz"})) return {Route::kHealth, {}};
+  if (is({"v1", "openapi.json"})) return {Route::kOpenApi, {}};
   if (is({"v1", "problems"})) return {Route::kProblems, {}};
+  // The §9 routes take these two names: no problem with either id can be fetched or replaced.
+  if (is({"v1", "problems", "status"})) return {Route::kProblemsStatus, {}};
+  if (is({"v1", "problems", "validate"})) return {Route::kValidate, {}};
   if (is({"v1", "problems", ""}) && !segments[2].empty()) return {Route::kProblem, segments[2]};
   if (is({"v1", "problems", "", "grade"}) && !segments[2].empty()) {
     return {Route::kGrade, segments[2]};
@@ -125,16 +137,34 @@ Match match_path(std::string_view path) {
   return {};
 }
 
-bool is_get_route(Route route) { return route != Route::kGrade && route != Route::kRegrade; }
-
-bool is_staff_route(Route route) {
-  return route == Route::kSubmissions || route == Route::kSubmissionsCsv ||
-         route == Route::kSubmission || route == Route::kStats || route == Route::kRegrade;
+// The methods each route answers (HEAD wherever GET is), for the check and for Allow. PUT and
+// DELETE of a problem exist only with --keys (`staff`): without, the server is Part 1's, where
+// they are 405 (README, Problems that change).
+std::string_view allowed_methods(Route route, bool staff) {
+  switch (route) {
+    case Route::kGrade:
+    case Route::kValidate:
+    case Route::kRegrade:
+      return "POST";
+    case Route::kProblem:
+      return staff ? "GET, HEAD, PUT, DELETE" : "GET, HEAD";
+    default:
+      return "GET, HEAD";
+  }
 }
 
-std::string_view request_query(std::string_view target) {
-  const std::size_t mark = target.find('?');
-  return mark == std::string_view::npos ? std::string_view() : target.substr(mark + 1);
+bool is_allowed(Route route, http::verb method, bool staff) {
+  const bool get = method == http::verb::get || method == http::verb::head;
+  switch (route) {
+    case Route::kGrade:
+    case Route::kValidate:
+    case Route::kRegrade:
+      return method == http::verb::post;
+    case Route::kProblem:
+      return get || (staff && (method == http::verb::put || method == http::verb::delete_));
+    default:
+      return get;
+  }
 }
 
 Response json_answer(const Request& request, http::status status, std::string body) {
@@ -145,44 +175,52 @@ Response error_answer(const Request& request, Error error) {
   return error_response(error, request.version(), request.keep_alive());
 }
 
-Response method_not_allowed(const Request& request, Route route) {
-  const bool get = is_get_route(route);
+Response method_not_allowed(const Request& request, Route route, bool staff) {
+  const std::string_view allowed = allowed_methods(route, staff);
+  const std::string_view use = route == Route::kProblem && staff
+                                   ? "GET, PUT or DELETE"
+                                   : allowed.substr(0, allowed.find(','));
   Response response = error_answer(
-      request,
-      {error_code::kMethodNotAllowed,
-       std::string(request.method_string()) + " is not allowed here; use " + (get ? "GET" : "POST"),
-       ""});
-  response.set(http::field::allow, get ? "GET, HEAD" : "POST");
+      request, {error_code::kMethodNotAllowed,
+                std::string(request.method_string()) + " is not allowed here; use " +
+                    std::string(use),
+                ""});
+  response.set(http::field::allow, allowed);
   return response;
 }
 
-std::string_view trim(std::string_view text) {
-  const auto is_space = [](char c) { return c == ' ' || c == '\t'; };
-  while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
-  while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
-  return text;
+// A refusal by auth.h: 401 carries WWW-Authenticate.
+Response denied(const Request& request, const Error& error) {
+  if (error.code == error_code::kUnauthorized) {
+    return unauthorized_response(error, request.version(), request.keep_alive());
+  }
+  return error_answer(request, error);
 }
 
-// The staff routes (API.md §8), once the path, problem and method are known.
-Routed answer_staff(Route route, const std::string& id, const Problem* known,
-                    const Request& request, const RecordSettings& records_,
-                    const std::optional<std::string>& staff_key) {
-  const std::string problem = known != nullptr ? known->id : "";
+bool is_record_route(Route route) {
+  return route == Route::kSubmissions || route == Route::kSubmissionsCsv ||
+         route == Route::kSubmission || route == Route::kStats || route == Route::kRegrade;
+}
+
+std::string_view request_query(std::string_view target) {
+  const std::size_t mark = target.find('?');
+  return mark == std::string_view::npos ? std::string_view() : target.substr(mark + 1);
+}
+
+// The staff routes of the submission record (API.md §8), once the caller may use them.
+Routed answer_record_route(Route route, const std::string& id,
+                           const CatalogSnapshot::Entry* entry, const Principal& who,
+                           const Request& request, const RecordSettings& records) {
+  const std::string problem = entry != nullptr ? entry->problem->id : "";
   const unsigned version = request.version();
   const bool keep_alive = request.keep_alive();
-  if (!staff_key) {
-    return {error_answer(request, {"staff_disabled",
-                                   "the staff routes are disabled: the server was started "
-                                   "without --keys, so no staff key exists",
-                                   ""}),
+  if (records.store == nullptr) {
+    return {error_response({error_code::kStoreUnavailable,
+                            "this server keeps no record of gradings (--store none)", ""},
+                           version, keep_alive),
             problem, std::nullopt};
   }
-  if (records_.store == nullptr) {
-    return {error_answer(request, {error_code::kStoreUnavailable,
-                                   "this server keeps no record of gradings (--store none)", ""}),
-            problem, std::nullopt};
-  }
-  store::SubmissionStore& store = *records_.store;
+  store::SubmissionStore& store = *records.store;
   const std::string_view query = request_query(request.target());
   switch (route) {
     case Route::kSubmissions:
@@ -194,9 +232,16 @@ Routed answer_staff(Route route, const std::string& id, const Problem* known,
     case Route::kStats:
       return {problem_stats(store, problem, version, keep_alive), problem, std::nullopt};
     default:
-      return {regrade(*known, records_, staff_key, version, keep_alive), problem,
-              std::nullopt};
+      return {regrade(*entry->problem, entry->sha256, records, who.key_name, version, keep_alive),
+              problem, std::nullopt};
   }
+}
+
+std::string_view trim(std::string_view text) {
+  const auto is_space = [](char c) { return c == ' ' || c == '\t'; };
+  while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
+  while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
+  return text;
 }
 
 }  // namespace
@@ -216,23 +261,44 @@ bool is_json_content_type(std::string_view value) {
       [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
 }
 
-Router::Router(const ProblemSet& problems, RecordSettings records)
-    : problems_(problems), records_(std::move(records)), known_ids_(problems.ids_text()) {
-  Json list = Json::array();
-  for (const auto& problem : problems_.problems()) {
-    list.push_back(problem_summary_json(*problem));
-    rendered_.push_back({problem.get(), problem_to_json(*problem).dump()});
+namespace {
+
+// 415 unless the body is sent as JSON: what came, so that the sender sees its mistake (curl -d
+// sends a form type); bytes that are not printable ASCII as '?', so the answer stays UTF-8.
+std::optional<Error> not_json(const Request& request) {
+  const auto content_type = request.find(http::field::content_type);
+  if (content_type != request.end() && is_json_content_type(content_type->value())) {
+    return std::nullopt;
   }
-  list_json_ = Json{{"problems", std::move(list)}}.dump();
+  std::string message = "the body must be JSON, sent with Content-Type: application/json; ";
+  if (content_type == request.end()) {
+    message += "the request has no Content-Type";
+  } else {
+    constexpr std::size_t kShownBytes = 100;
+    const std::string_view value = content_type->value();
+    message += "the request's Content-Type is \"";
+    for (const char c : value.substr(0, kShownBytes)) message += c >= ' ' && c <= '~' ? c : '?';
+    message += value.size() > kShownBytes ? "…\"" : "\"";
+  }
+  return Error{error_code::kUnsupportedMediaType, message, ""};
 }
 
-const Router::Rendered* Router::find(std::string_view id) const {
-  const Problem* problem = problems_.find(id);
-  for (const Rendered& rendered : rendered_) {
-    if (rendered.problem == problem) return &rendered;
+Json defects_json(const std::vector<Defect>& defects) {
+  Json list = Json::array();
+  for (const Defect& defect : defects) {
+    list.push_back({{"field", defect.field}, {"message", defect.message}});
   }
-  return nullptr;
+  return list;
 }
+
+}  // namespace
+
+Router::Router(const ProblemSet& problems)
+    : owned_catalog_(std::make_unique<ProblemCatalog>(problems)),
+      owned_service_{owned_catalog_.get()},
+      service_(owned_service_) {}
+
+Router::Router(const Service& service) : service_(service) {}
 
 Routed Router::route(const Request& request) const {
   Routed routed = route_guarded(request);
@@ -258,19 +324,21 @@ bool Router::grades_long(const Request& request) const {
   if (request.method() != http::verb::post) return false;
   try {
     const Match match = match_path(request_path(request.target()));
-    if (match.route == Route::kRegrade) return records_.store != nullptr;  // many gradings
+    if (match.route == Route::kRegrade) return service_.records.store != nullptr;  // many
     if (match.route != Route::kGrade) return false;
-    const Rendered* rendered = find(match.id);
-    if (rendered == nullptr) return false;
-    const Problem& problem = *rendered->problem;
+    const std::shared_ptr<const CatalogSnapshot> snapshot = service_.problems->current();
+    const CatalogSnapshot::Entry* entry = snapshot->find(match.id);
+    if (entry == nullptr) return false;
+    const Problem& problem = *entry->problem;
     return problem.count_states == nullptr && problem.tested_total() > limits::kLongGradingStrings;
   } catch (const std::exception&) {
     return false;  // out of memory: route() answers it
   }
 }
 
-// The checks run in this order: path, problem id, method, then (grade) content type and body.
-// An unknown problem is 404 whatever the method: its grade path names nothing that exists.
+// The checks run in this order: path, problem id, method, credentials, then content type and
+// body. An unknown problem is 404 whatever the method (but PUT, which may create it): its
+// paths name nothing that exists.
 Routed Router::route_unguarded(const Request& request) const {
   const Match match = match_path(request_path(request.target()));
   if (match.route == Route::kBadEncoding) {
@@ -288,82 +356,107 @@ Routed Router::route_unguarded(const Request& request) const {
             "", std::nullopt};
   }
 
-  const Rendered* rendered = nullptr;
-  if (match.route == Route::kProblem || match.route == Route::kGrade ||
-      match.route == Route::kStats || match.route == Route::kRegrade) {
-    rendered = find(match.id);
-    if (rendered == nullptr) {
-      return {
-          error_answer(request,
-                       {error_code::kNotFound,
-                        "there is no problem with this id; the problems are " + known_ids_, ""}),
-          "", std::nullopt};
+  // One snapshot for the whole request: a reload meanwhile does not change what it sees.
+  const std::shared_ptr<const CatalogSnapshot> snapshot = service_.problems->current();
+  const CatalogSnapshot::Entry* entry = nullptr;
+  const bool staff_enabled = service_.keys != nullptr;
+  const bool creates =
+      staff_enabled && match.route == Route::kProblem && request.method() == http::verb::put;
+  if ((match.route == Route::kProblem || match.route == Route::kGrade ||
+       match.route == Route::kStats || match.route == Route::kRegrade) &&
+      !creates) {
+    entry = snapshot->find(match.id);
+    if (entry == nullptr) {
+      return {error_answer(request, {error_code::kNotFound,
+                                     "there is no problem with this id; the problems are " +
+                                         snapshot->ids_text(),
+                                     ""}),
+              "", std::nullopt};
     }
   }
-  const std::string_view problem_id =
-      rendered != nullptr ? std::string_view(rendered->problem->id) : std::string_view();
+  const std::string problem_id = entry != nullptr ? entry->problem->id : std::string();
 
-  const bool get = request.method() == http::verb::get || request.method() == http::verb::head;
-  const bool allowed = is_get_route(match.route) ? get : request.method() == http::verb::post;
-  if (!allowed) {
-    return {method_not_allowed(request, match.route), std::string(problem_id), std::nullopt};
+  if (!is_allowed(match.route, request.method(), staff_enabled)) {
+    return {method_not_allowed(request, match.route, staff_enabled), problem_id, std::nullopt};
   }
 
-  if (is_staff_route(match.route)) {
-    return answer_staff(match.route, match.id, rendered != nullptr ? rendered->problem : nullptr,
-                        request, records_, staff_key_name(request));
+  const bool staff_route = is_record_route(match.route) ||
+                           match.route == Route::kProblemsStatus ||
+                           match.route == Route::kValidate ||
+                           (match.route == Route::kProblem &&
+                            (request.method() == http::verb::put ||
+                             request.method() == http::verb::delete_));
+  const bool needs_credentials = staff_route || match.route == Route::kGrade;
+  Principal who;
+  if (needs_credentials) {
+    const std::shared_ptr<const KeyRing> keys =
+        service_.keys != nullptr ? service_.keys->current() : nullptr;
+    Result<Principal> found = authenticate(request, keys.get(), service_.student_tokens);
+    if (!found) return {denied(request, found.error()), problem_id, std::nullopt};
+    who = std::move(found.value());
+    const std::optional<Error> refused =
+        staff_route ? may_use_staff_route(who, staff_enabled)
+                    : may_grade(who, problem_id, service_.grading);
+    if (refused) return {denied(request, *refused), problem_id, std::nullopt};
+  }
+
+  if (is_record_route(match.route)) {
+    return answer_record_route(match.route, match.id, entry, who, request, service_.records);
   }
 
   switch (match.route) {
     case Route::kHealth:
       return {json_answer(request, http::status::ok, R"({"status":"ok"})"), "", std::nullopt};
     case Route::kProblems:
-      return {json_answer(request, http::status::ok, list_json_), "", std::nullopt};
-    case Route::kProblem:
-      return {json_answer(request, http::status::ok, rendered->json), std::string(problem_id),
+      return {json_answer(request, http::status::ok, snapshot->list_json()), "", std::nullopt};
+    case Route::kOpenApi:
+      return {json_answer(request, http::status::ok, std::string(openapi_document())), "",
               std::nullopt};
+    case Route::kProblemsStatus:
+      return answer_status(request);
+    case Route::kValidate:
+      return answer_validate(request);
+    case Route::kProblem:
+      if (request.method() == http::verb::put) return answer_put(match.id, request);
+      if (request.method() == http::verb::delete_) return answer_delete(match.id, request);
+      return {json_answer(request, http::status::ok, entry->json), problem_id, std::nullopt};
     default:
-      return answer_grade(*rendered->problem, request, GraderIdentity{});
+      return answer_grade(*entry, who, request);
   }
 }
 
-std::optional<std::string> Router::staff_key_name(const Request&) const { return std::nullopt; }
-
-Routed Router::answer_grade(const Problem& problem, const Request& request,
-                            const GraderIdentity& identity) const {
-  const auto content_type = request.find(http::field::content_type);
-  if (content_type == request.end() || !is_json_content_type(content_type->value())) {
-    std::string message = "the body must be JSON, sent with Content-Type: application/json; ";
-    if (content_type == request.end()) {
-      message += "the request has no Content-Type";
-    } else {
-      // What came, so that the sender sees its mistake (curl -d sends a form type); bytes
-      // that are not printable ASCII as '?', so that the answer stays valid UTF-8.
-      constexpr std::size_t kShownBytes = 100;
-      const std::string_view value = content_type->value();
-      message += "the request's Content-Type is \"";
-      for (const char c : value.substr(0, kShownBytes)) message += c >= ' ' && c <= '~' ? c : '?';
-      message += value.size() > kShownBytes ? "…\"" : "\"";
-    }
-    return {error_answer(request, {error_code::kUnsupportedMediaType, message, ""}), problem.id,
-            std::nullopt};
+Routed Router::answer_grade(const CatalogSnapshot::Entry& entry, const Principal& who,
+                            const Request& request) const {
+  const Problem& problem = *entry.problem;
+  if (std::optional<Error> refused = not_json(request)) {
+    return {error_answer(request, *refused), problem.id, std::nullopt};
   }
-
   Result<Submission> submission = parse_submission(problem, request.body());
   if (!submission) return {error_answer(request, submission.error()), problem.id, std::nullopt};
 
-  store::SubmissionStore* const store = records_.store;
-  if (store == nullptr) {  // --store none: Part 1 exactly
+  const RecordSettings& records = service_.records;
+  if (records.store == nullptr) {  // --store none: Part 1 exactly
     const GradeReport report =
         headgrader::grade(problem, submission->weights, submission->max_failures);
     return {json_answer(request, http::status::ok, report_json(problem, report)), problem.id,
             report.passed};
   }
 
-  const store::TimeMs now = records_.now();
+  // Who the record names: the key's name, and the student of the body or of the launch (§11).
+  GraderIdentity identity;
+  std::optional<std::string> student = submission->student;
+  if (who.kind == Principal::Kind::kKey) {
+    identity.key_name = who.key_name;
+    identity.lms = who.role == Role::kLms;
+    identity.idempotency_scope = who.key_name;
+  } else if (who.kind == Principal::Kind::kStudent) {
+    student = who.student.student;
+    identity.idempotency_scope = "student:" + who.student.student;
+  }
+  const store::TimeMs now = records.now();
   std::optional<store::IdempotencyTag> tag;
   if (std::optional<Response> refused =
-          check_before_grading(problem, request, *submission, identity, tag, now)) {
+          check_before_grading(problem.id, request, student, identity, tag, now)) {
     return {std::move(*refused), problem.id, std::nullopt};
   }
 
@@ -371,14 +464,11 @@ Routed Router::answer_grade(const Problem& problem, const Request& request,
       headgrader::grade(problem, submission->weights, submission->max_failures);
   auto pending = std::make_shared<PendingGrade>();
   store::SubmissionRecord& record = pending->record;
-  record.id = store::new_submission_id(now);
   record.time = now;
+  record.id = store::new_submission_id(now);
   record.problem = problem.id;
-  if (const auto sha = records_.problem_sha256.find(problem.id);
-      sha != records_.problem_sha256.end()) {
-    record.problem_sha256 = sha->second;
-  }
-  record.student = submission->student;
+  record.problem_sha256 = entry.sha256;
+  record.student = std::move(student);
   record.key = identity.key_name;
   record.body = std::string(request.body());
   record.passed = report.passed;
@@ -397,13 +487,14 @@ Routed Router::answer_grade(const Problem& problem, const Request& request,
   return {Response{}, problem.id, report.passed, std::move(pending)};
 }
 
-std::optional<Response> Router::check_before_grading(const Problem& problem,
+std::optional<Response> Router::check_before_grading(std::string_view problem,
                                                      const Request& request,
-                                                     const Submission& submission,
+                                                     const std::optional<std::string>& student,
                                                      const GraderIdentity& identity,
                                                      std::optional<store::IdempotencyTag>& tag,
                                                      store::TimeMs now) const {
-  store::SubmissionStore& store = *records_.store;
+  const RecordSettings& records = service_.records;
+  store::SubmissionStore& store = *records.store;
   const auto unavailable = [&](const Error& error) {
     return error_answer(request, {error_code::kStoreUnavailable,
                                   "the record of gradings cannot be read, so nothing is graded; "
@@ -415,7 +506,7 @@ std::optional<Response> Router::check_before_grading(const Problem& problem,
     if (std::optional<Error> bad = check_idempotency_key(header->value())) {
       return error_answer(request, *bad);
     }
-    tag = store::IdempotencyTag{identity.key_name.value_or(""), std::string(header->value()),
+    tag = store::IdempotencyTag{identity.idempotency_scope, std::string(header->value()),
                                 sha256_hex(request.body())};
     auto earlier = store.find_idempotent(tag->scope, tag->key);
     if (!earlier) return unavailable(earlier.error());
@@ -428,8 +519,8 @@ std::optional<Response> Router::check_before_grading(const Problem& problem,
       return replay.finish(store::CommitOutcome{false, std::move(**earlier)});
     }
   }
-  if (!records_.rate_limit) return std::nullopt;
-  const RateLimit& limit = *records_.rate_limit;
+  if (!records.rate_limit) return std::nullopt;
+  const RateLimit& limit = *records.rate_limit;
   const store::TimeMs since = now - limit.period.count() + 1;  // the window ends now
   if (identity.lms && identity.key_name) {
     const std::int64_t cap = limit.count * limits::kKeyRateMultiple;
@@ -441,10 +532,10 @@ std::optional<Response> Router::check_before_grading(const Problem& problem,
                                  request.version(), request.keep_alive());
     }
   }
-  if (submission.student) {
-    auto used = store.gradings_since(
-        {store::RateScope::Kind::kStudentProblem, *submission.student, problem.id, ""}, since,
-        limit.count);
+  if (student) {
+    auto used = store.gradings_since({store::RateScope::Kind::kStudentProblem, *student,
+                                      std::string(problem), ""},
+                                     since, limit.count);
     if (!used) return unavailable(used.error());
     if (used->count >= limit.count && used->cap_th_newest) {
       return rate_limited_answer(limit, false, now, *used->cap_th_newest + limit.period.count(),
@@ -452,6 +543,75 @@ std::optional<Response> Router::check_before_grading(const Problem& problem,
     }
   }
   return std::nullopt;
+}
+
+Routed Router::answer_status(const Request& request) const {
+  const std::shared_ptr<const CatalogSnapshot> snapshot = service_.problems->current();
+  Json defects = Json::array();
+  for (const Defect& defect : service_.problems->defects()) defects.push_back(defect.to_string());
+  Json body{{"loaded_at", rfc3339_millis(snapshot->loaded_at())},
+            {"problems", snapshot->problems().problems().size()},
+            {"defects", std::move(defects)}};
+  return {json_answer(request, http::status::ok, body.dump()), "", std::nullopt};
+}
+
+Routed Router::answer_validate(const Request& request) const {
+  if (std::optional<Error> refused = not_json(request)) {
+    return {error_answer(request, *refused), "", std::nullopt};
+  }
+  ProblemOrDefects loaded = load_problem_text_unnamed(request.body());
+  Json body;
+  if (auto* defects = std::get_if<std::vector<Defect>>(&loaded)) {
+    body = Json{{"valid", false}, {"defects", defects_json(*defects)}};
+  } else {
+    const Problem& problem = std::get<Problem>(loaded);
+    Json warnings = Json::array();
+    for (const auto& warning : problem_warnings(problem)) {
+      warnings.push_back({{"field", warning.field}, {"message", warning.message}});
+    }
+    body = Json{{"valid", true},
+                {"tested_strings", problem.tested_total()},
+                {"warnings", std::move(warnings)}};
+  }
+  return {json_answer(request, http::status::ok, body.dump(-1, ' ', false, Json::error_handler_t::replace)),
+          "", std::nullopt};
+}
+
+Routed Router::answer_put(std::string_view id, const Request& request) const {
+  const std::string problem_id(id);
+  if (std::optional<Error> refused = not_json(request)) {
+    return {error_answer(request, *refused), problem_id, std::nullopt};
+  }
+  Result<PutOutcome> put = service_.problems->put(id, request.body());
+  if (!put) return {error_answer(request, put.error()), problem_id, std::nullopt};
+  if (!put->defects.empty()) {
+    Json body = error_to_json({error_code::kInvalidProblem,
+                               "the problem file is not valid; nothing was written. Fix each "
+                               "defect and send it again",
+                               ""});
+    body["defects"] = defects_json(put->defects);
+    return {json_answer(request, http::status::unprocessable_entity,
+                        body.dump(-1, ' ', false, Json::error_handler_t::replace)),
+            problem_id, std::nullopt};
+  }
+  const std::shared_ptr<const CatalogSnapshot> snapshot = service_.problems->current();
+  const CatalogSnapshot::Entry* entry = snapshot->find(id);
+  return {json_answer(request, put->created ? http::status::created : http::status::ok,
+                      entry != nullptr ? entry->json : std::string("{}")),
+          problem_id, std::nullopt};
+}
+
+Routed Router::answer_delete(std::string_view id, const Request& request) const {
+  const std::string problem_id(id);
+  Result<bool> removed = service_.problems->remove(id);
+  if (!removed) return {error_answer(request, removed.error()), problem_id, std::nullopt};
+  if (!removed.value()) {
+    return {error_answer(request, {error_code::kNotFound, "there is no problem with this id", ""}),
+            problem_id, std::nullopt};
+  }
+  Response response{http::status::no_content, request.version()};
+  response.keep_alive(request.keep_alive());
+  return {std::move(response), problem_id, std::nullopt};
 }
 
 }  // namespace headgrader::server

@@ -1,7 +1,8 @@
-// The service's routes (API.md §5) as a pure function from a parsed request to a response:
-// no sockets, no clocks, no shared state beyond the immutable ProblemSet, so every route and
-// every error status is unit-testable. Failures of any kind come back as JSON responses.
-// Thread-safety: a Router is immutable after construction; route() may run on any thread.
+// The service's routes (API.md §5, §7, §9) as a function from a parsed request to a response:
+// no sockets, so every route and every error status is unit-testable. It reads the service's
+// parts (service.h): each request takes the problems' current snapshot once and keeps it.
+// Failures of any kind come back as JSON responses.
+// Thread-safety: route() may run on any thread.
 #pragma once
 
 #include <memory>
@@ -11,9 +12,8 @@
 #include <vector>
 
 #include "error_response.h"
-#include "grade_record.h"
-#include "headgrader/submission.h"
 #include "headgrader/problem.h"
+#include "service.h"
 
 namespace headgrader::server {
 
@@ -22,7 +22,7 @@ struct Routed {
   Response response;
   std::string problem;         // id of the known problem the request named, else empty
   std::optional<bool> passed;  // the grade's `passed`, when a grading ran
-  // Set when the answer waits for the record: commit pending->record, then answer
+  // Set when the answer waits for the record (API.md §8): commit pending->record, then answer
   // pending->finish(outcome); `response` is then empty.
   std::shared_ptr<PendingGrade> pending = nullptr;
 };
@@ -37,46 +37,40 @@ bool is_json_content_type(std::string_view value);
 
 class Router {
  public:
-  // `problems` must outlive the router. The GET answers are rendered once, here.
-  // `records.store`, when set, must outlive the router too.
-  explicit Router(const ProblemSet& problems, RecordSettings records = {});
-
-  // Null with --store none.
-  store::SubmissionStore* store() const { return records_.store; }
+  // Part 1: these problems, open grading, no keys (tests, and `--store none` alike).
+  explicit Router(const ProblemSet& problems);
+  // `service` and what it points to must outlive the router.
+  explicit Router(const Service& service);
 
   Routed route(const Request& request) const;
+
+  // The submission record's store; null with --store none.
+  store::SubmissionStore* store() const { return service_.records.store; }
 
   // Whether route(request) would be a grading that takes long (limits::kLongGradingStrings):
   // the server runs those off the threads that read and write. Never throws.
   bool grades_long(const Request& request) const;
 
  private:
-  struct Rendered {
-    const Problem* problem;
-    std::string json;  // problem_to_json, without `reference`
-  };
-
   Routed route_guarded(const Request& request) const;
   Routed route_unguarded(const Request& request) const;
-  // The name of the staff key the request shows; nullopt when it shows none (until keys
-  // exist, always: the staff routes then answer 403 staff_disabled).
-  std::optional<std::string> staff_key_name(const Request& request) const;
-  Routed answer_grade(const Problem& problem, const Request& request,
-                      const GraderIdentity& identity) const;
+  Routed answer_grade(const CatalogSnapshot::Entry& entry, const Principal& who,
+                      const Request& request) const;
+  Routed answer_put(std::string_view id, const Request& request) const;
+  Routed answer_delete(std::string_view id, const Request& request) const;
+  Routed answer_status(const Request& request) const;
   // The record's checks before grading (Idempotency-Key, attempt limits): an answer when the
   // grading must not run.
-  std::optional<Response> check_before_grading(const Problem& problem, const Request& request,
-                                               const Submission& submission,
+  std::optional<Response> check_before_grading(std::string_view problem, const Request& request,
+                                               const std::optional<std::string>& student,
                                                const GraderIdentity& identity,
                                                std::optional<store::IdempotencyTag>& tag,
                                                store::TimeMs now) const;
-  const Rendered* find(std::string_view id) const;
+  Routed answer_validate(const Request& request) const;
 
-  const ProblemSet& problems_;
-  RecordSettings records_;
-  std::string list_json_;           // GET /v1/problems
-  std::vector<Rendered> rendered_;  // ascending id, as problems_.problems()
-  std::string known_ids_;           // "a, b, c" for the 404 message
+  std::unique_ptr<ProblemCatalog> owned_catalog_;  // the Part 1 constructor's
+  Service owned_service_;
+  const Service& service_;
 };
 
 }  // namespace headgrader::server

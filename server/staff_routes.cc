@@ -246,8 +246,9 @@ Response problem_stats(store::SubmissionStore& store, std::string_view problem, 
   return json_response(http::status::ok, dump(answer), version, keep_alive);
 }
 
-Response regrade(const Problem& problem, const RecordSettings& records,
-                 const std::optional<std::string>& staff_key, unsigned version, bool keep_alive) {
+Response regrade(const Problem& problem, std::string_view problem_sha256,
+                 const RecordSettings& records, const std::optional<std::string>& staff_key,
+                 unsigned version, bool keep_alive) {
   store::SubmissionStore& store = *records.store;
   auto latest = store.latest_per_student(problem.id);
   if (!latest) return unavailable(latest.error(), version, keep_alive);
@@ -258,7 +259,6 @@ Response regrade(const Problem& problem, const RecordSettings& records,
   };
   std::vector<Regraded> regraded;
   Json skipped = Json::array();
-  const auto sha = records.problem_sha256.find(problem.id);
   for (const store::SubmissionRecord& before : *latest) {
     Result<Submission> submission = parse_submission(problem, before.body);
     if (!submission) {  // the problem changed shape: the old matrices no longer fit
@@ -272,7 +272,7 @@ Response regrade(const Problem& problem, const RecordSettings& records,
     r.time = records.now();
     r.id = store::new_submission_id(r.time);
     r.problem = problem.id;
-    r.problem_sha256 = sha != records.problem_sha256.end() ? sha->second : "";
+    r.problem_sha256 = std::string(problem_sha256);
     r.student = before.student;
     r.key = staff_key;
     r.body = before.body;

@@ -31,9 +31,10 @@ Response get_submission(store::SubmissionStore& store, std::string_view id, unsi
 Response problem_stats(store::SubmissionStore& store, std::string_view problem, unsigned version,
                        bool keep_alive);
 // Grades the latest submission of every student on `problem` as it is now; each a new record
-// with regrade_of, keyed to `staff_key`.
-Response regrade(const Problem& problem, const RecordSettings& records,
-                 const std::optional<std::string>& staff_key, unsigned version, bool keep_alive);
+// with regrade_of, keyed to `staff_key`; `problem_sha256` is of the problem's file now.
+Response regrade(const Problem& problem, std::string_view problem_sha256,
+                 const RecordSettings& records, const std::optional<std::string>& staff_key,
+                 unsigned version, bool keep_alive);
 
 // One CSV field as RFC 4180 writes it: quoted (quotes doubled) when it holds a comma, a quote
 // or a line break.

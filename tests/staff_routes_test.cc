@@ -11,6 +11,7 @@
 #include "headgrader/grade.h"
 #include "headgrader/report.h"
 #include "headgrader/submission.h"
+#include "csv_reader.h"
 #include "store_test_support.h"
 
 namespace headgrader::server {
@@ -33,43 +34,6 @@ const Problem& consonant_anywhere() {
   return *set->find("consonant-anywhere");
 }
 
-// Splits RFC 4180 text into rows of fields (quoted fields may hold commas, quotes, CRLF).
-std::vector<std::vector<std::string>> parse_csv(const std::string& text) {
-  std::vector<std::vector<std::string>> rows(1);
-  std::string field;
-  bool quoted = false, field_started = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
-        field += '"';
-        ++i;
-      } else if (c == '"') {
-        quoted = false;
-      } else {
-        field += c;
-      }
-    } else if (c == '"' && !field_started) {
-      quoted = field_started = true;
-    } else if (c == ',') {
-      rows.back().push_back(field);
-      field.clear();
-      field_started = false;
-    } else if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') {
-      rows.back().push_back(field);
-      field.clear();
-      field_started = false;
-      rows.emplace_back();
-      ++i;
-    } else {
-      field += c;
-      field_started = true;
-    }
-  }
-  if (rows.back().empty()) rows.pop_back();
-  return rows;
-}
-
 class StaffRoutes : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -78,7 +42,6 @@ class StaffRoutes : public ::testing::Test {
     ASSERT_TRUE(opened) << opened.error().message;
     store_ = std::move(opened).value();
     records_.store = store_.get();
-    records_.problem_sha256["consonant-anywhere"] = std::string(64, '1');
     records_.now = [this] { return clock_; };
   }
   void TearDown() override { store_->close(); }
@@ -174,7 +137,7 @@ TEST_F(StaffRoutes, CsvParsesBackAsRfc4180WithEveryRecord) {
   const Response answer = list_submissions(*store_, "", true, 11, true);
   ASSERT_EQ(answer.result(), http::status::ok);
   EXPECT_EQ(answer[http::field::content_type], "text/csv; charset=utf-8");
-  const auto rows = parse_csv(answer.body());
+  const auto rows = testing_csv::parse_csv(answer.body());
   ASSERT_EQ(rows.size(), 3u);
   EXPECT_EQ(rows[0], (std::vector<std::string>{"id", "time", "problem", "student", "key",
                                                "passed", "score", "tests_total",
@@ -235,7 +198,7 @@ TEST_F(StaffRoutes, RegradeMakesNewRecordsAgainstTheProblemAsItIsNow) {
   // 1/(1+e^-5) ≈ 0.993 on the consonant) no longer passes.
   Problem stricter = consonant_anywhere();
   stricter.tolerance = 1e-4;
-  const Response answer = regrade(stricter, records_, "staff-1", 11, true);
+  const Response answer = regrade(stricter, std::string(64, '2'), records_, "staff-1", 11, true);
   ASSERT_EQ(answer.result(), http::status::ok) << answer.body();
   const Json result = Json::parse(answer.body());
   EXPECT_EQ(result["regraded"], 2);
@@ -249,6 +212,7 @@ TEST_F(StaffRoutes, RegradeMakesNewRecordsAgainstTheProblemAsItIsNow) {
   ASSERT_TRUE(record && record->has_value());
   EXPECT_EQ((*record)->regrade_of, bob.id);
   EXPECT_EQ((*record)->key, "staff-1");
+  EXPECT_EQ((*record)->problem_sha256, std::string(64, '2'));  // the problem as it is now
   EXPECT_EQ(Json::parse((*record)->answer)["submission_id"], (*record)->id);
 }
 
