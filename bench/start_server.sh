@@ -2,7 +2,9 @@
 # bundled problems on a free loopback port (access log to /dev/null: the scripts measure the
 # service, not a terminal; SERVER_LOG=pipe sends it to a pipe read by another process, as
 # under Docker), waits for its "listening on" line and sets $pid and $url. The server is
-# stopped with SIGTERM when the calling script exits.
+# stopped with SIGTERM when the calling script exits; its last stdout line, the store's count of
+# records and transactions (when it keeps any), is printed then. STORE is its --store (default
+# none: the figures of Part 1; sqlite:PATH or postgresql://… to measure the record).
 start_server() {
   local server=$1 threads=$2 root
   root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -12,10 +14,11 @@ start_server() {
   # fd 3: where the server's stderr goes; closed here once the server holds it.
   if [ "${SERVER_LOG:-null}" = pipe ]; then exec 3> >(cat >/dev/null); else exec 3>/dev/null; fi
   "$server" --address 127.0.0.1 --port 0 --threads "$threads" \
-    --problems "$root/problems" >"$server_out" 2>&3 3>&- &
+    --problems "$root/problems" --store "${STORE:-none}" >"$server_out" 2>&3 3>&- &
   pid=$!
   exec 3>&-
-  trap 'kill -TERM $pid 2>/dev/null; wait $pid 2>/dev/null; rm -f "$server_out"' EXIT
+  trap 'kill -TERM $pid 2>/dev/null; wait $pid 2>/dev/null; grep "^store:" "$server_out" || true
+        rm -f "$server_out"' EXIT
   for _ in $(seq 100); do grep -q '^listening on' "$server_out" && break; sleep 0.05; done
   url="$(sed -n 's/^listening on //p' "$server_out")"
   [ -n "$url" ] || { echo "the server did not start" >&2; exit 1; }

@@ -30,8 +30,9 @@ bool parse_number(std::string_view text, T max, T& out) {
 
 // The flags of Part 2, each of which may come from HEADGRADER_<FLAG> (API.md Part 2). Flags
 // without a value ("--lti-allow-http") take "1" or "true" from their variable.
-constexpr std::array<std::string_view, 4> kEnvFlags = {
-    "--keys", "--grading", "--max-connections-per-address", "--unsent-answer-budget-bytes"};
+constexpr std::array<std::string_view, 6> kEnvFlags = {
+    "--keys",       "--grading", "--max-connections-per-address", "--unsent-answer-budget-bytes",
+    "--store",      "--rate-limit"};
 constexpr std::array<std::string_view, 0> kEnvSwitches = {};
 
 std::string env_name(std::string_view flag) {
@@ -55,6 +56,40 @@ namespace {
 Result<ServerOptions> parse_arguments(std::span<const std::string_view> args);
 
 }  // namespace
+
+Result<RateLimit> parse_rate_limit(std::string_view text) {
+  const auto refuse = [&] {
+    return usage_error(
+        "--rate-limit must be N/PERIOD, a number of gradings and a period of whole seconds (s), "
+        "minutes (m), hours (h) or days (d), e.g. 30/1h or 5/10m; it is \"" +
+        std::string(text) + "\"");
+  };
+  const std::size_t slash = text.find('/');
+  if (slash == std::string_view::npos || text.size() < slash + 3) return refuse();
+  RateLimit limit;
+  if (!parse_number<std::int64_t>(text.substr(0, slash), 1'000'000, limit.count) ||
+      limit.count < 1) {
+    return refuse();
+  }
+  const std::string_view period = text.substr(slash + 1);
+  std::int64_t amount = 0;
+  if (!parse_number<std::int64_t>(period.substr(0, period.size() - 1), 366 * 86400, amount) ||
+      amount < 1) {
+    return refuse();
+  }
+  std::int64_t unit = 0;
+  switch (period.back()) {
+    case 's': unit = 1; break;
+    case 'm': unit = 60; break;
+    case 'h': unit = 3600; break;
+    case 'd': unit = 86400; break;
+    default: return refuse();
+  }
+  if (amount * unit > 366 * 86400) return refuse();
+  limit.period = std::chrono::milliseconds(amount * unit * 1000);
+  limit.text = std::string(text);
+  return limit;
+}
 
 Result<ServerOptions> parse_options(std::span<const std::string_view> args, const EnvLookup& env) {
   // The environment's flags first, so that the command line's, read later, win.
@@ -99,7 +134,8 @@ Result<ServerOptions> parse_arguments(std::span<const std::string_view> args) {
     if (flag != "--problems" && flag != "--address" && flag != "--port" && flag != "--threads" &&
         flag != "--max-connections" && flag != "--read-timeout-ms" &&
         flag != "--shutdown-grace-ms" && flag != "--keys" && flag != "--grading" &&
-        flag != "--max-connections-per-address" && flag != "--unsent-answer-budget-bytes") {
+        flag != "--max-connections-per-address" && flag != "--unsent-answer-budget-bytes" &&
+        flag != "--store" && flag != "--rate-limit") {
       return usage_error("unknown argument \"" + std::string(flag) + "\"; see --help");
     }
     if (!has_value) {
@@ -160,6 +196,13 @@ Result<ServerOptions> parse_arguments(std::span<const std::string_view> args) {
                            std::to_string(limits::kUnsentAnswerBudget) + "; it is \"" +
                            std::string(value) + "\"");
       }
+    } else if (flag == "--store") {
+      if (value.empty()) return usage_error("--store needs sqlite:PATH, postgresql://… or none");
+      options.store = std::string(value);
+    } else if (flag == "--rate-limit") {
+      Result<RateLimit> limit = parse_rate_limit(value);
+      if (!limit) return limit.error();
+      options.rate_limit = std::move(limit).value();
     } else if (flag == "--read-timeout-ms") {
       unsigned millis = 0;
       if (!parse_number<unsigned>(value, kMaxReadTimeoutMs, millis) || millis == 0) {
@@ -182,6 +225,10 @@ Result<ServerOptions> parse_arguments(std::span<const std::string_view> args) {
                            "; it is \"" + std::string(value) + "\"");
       }
     }
+  }
+  if (options.rate_limit && options.store == "none") {
+    return usage_error(
+        "--rate-limit counts the gradings in the store; it needs a --store other than none");
   }
   if (options.grading_needs_key.value_or(false) && options.keys.empty()) {
     return usage_error("--grading key needs --keys FILE: without keys nobody could grade");
@@ -222,6 +269,11 @@ options:
                     by default, makes grading need a key            [HEADGRADER_KEYS]
   --grading MODE    open (anyone may grade) or key; default: key with --keys, else
                     open                                            [HEADGRADER_GRADING]
+  --store URL       where each grading is kept: sqlite:PATH (default sqlite:headgrader.db),
+                    postgresql://USER:PASSWORD@HOST:PORT/DB, or none (keep nothing)
+                                                                    [HEADGRADER_STORE]
+  --rate-limit N/PERIOD  at most N gradings per student and problem in any PERIOD
+                    (30/1h, 5/10m; s, m, h, d); default none   [HEADGRADER_RATE_LIMIT]
   --healthcheck     GET /healthz on ADDR (loopback for 0.0.0.0 and ::) and PORT, then
                     exit 0 when it answers 200, else 1 (for container health checks)
   --help            this text

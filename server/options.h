@@ -19,6 +19,16 @@
 
 namespace headgrader::server {
 
+// --rate-limit N/PERIOD: at most `count` gradings per (student, problem) in any `period`.
+struct RateLimit {
+  std::int64_t count = 0;
+  std::chrono::milliseconds period{0};
+  std::string text;  // as given, e.g. "30/1h", for messages
+};
+
+// "30/1h", "5/10m", "100/1d", "2/30s": N ≥ 1, then a whole number of s, m, h or d.
+Result<RateLimit> parse_rate_limit(std::string_view text);
+
 struct ServerOptions {
   std::filesystem::path problems;  // empty: default_problems_dir()
   std::string address = "0.0.0.0";
@@ -40,6 +50,10 @@ struct ServerOptions {
   // --unsent-answer-budget-bytes N (tests keep it small).
   std::size_t max_connections_per_address = limits::kMaxConnectionsPerAddress;
   std::size_t unsent_answer_budget = limits::kUnsentAnswerBudget;
+  // The submission record (API.md §8): --store URL ("none": keep nothing) and --rate-limit
+  // N/PERIOD; each also from HEADGRADER_STORE / HEADGRADER_RATE_LIMIT, the flag winning.
+  std::string store = "sqlite:headgrader.db";
+  std::optional<RateLimit> rate_limit;
 };
 
 // Looks up an environment variable; nullopt when it is not set.

@@ -17,6 +17,8 @@
 #include "headgrader/submission.h"
 #include "access_log.h"
 #include "openapi_document.h"
+#include "secrets.h"
+#include "staff_routes.h"
 #include "static_files.h"
 
 namespace headgrader::server {
@@ -34,6 +36,11 @@ enum class Route {
   kOpenApi,
   kPage,        // the student page and its files (API.md §10; server/static_files.h)
   kCheckSteps,  // POST /v1/problems/{id}/check-steps (API.md §10)
+  kSubmissions,     // GET /v1/submissions (staff, §8)
+  kSubmissionsCsv,  // GET /v1/submissions.csv (staff)
+  kSubmission,      // GET /v1/submissions/{id} (staff)
+  kStats,           // GET /v1/problems/{id}/stats (staff)
+  kRegrade,         // POST /v1/problems/{id}/regrade (staff)
 };
 
 struct Match {
@@ -45,8 +52,9 @@ constexpr std::string_view kRouteList =
     "GET /v1/problems, GET /v1/problems/{id}, POST /v1/problems/{id}/grade, "
     "POST /v1/problems/{id}/check-steps, GET /healthz, the student page at GET / "
     "(described at GET /v1/openapi.json; and, with a staff key, GET /v1/problems/status, "
-    "POST /v1/problems/validate, "
-    "PUT and DELETE /v1/problems/{id})";
+    "POST /v1/problems/validate, PUT and DELETE /v1/problems/{id}, GET /v1/submissions, "
+    "GET /v1/submissions.csv, GET /v1/submissions/{id}, GET /v1/problems/{id}/stats, "
+    "POST /v1/problems/{id}/regrade)";
 
 int hex_value(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -128,6 +136,17 @@ Match match_path(std::string_view path) {
   if (is({"v1", "problems", "", "check-steps"}) && !segments[2].empty()) {
     return {Route::kCheckSteps, segments[2]};
   }
+  if (is({"v1", "problems", "", "stats"}) && !segments[2].empty()) {
+    return {Route::kStats, segments[2]};
+  }
+  if (is({"v1", "problems", "", "regrade"}) && !segments[2].empty()) {
+    return {Route::kRegrade, segments[2]};
+  }
+  if (is({"v1", "submissions"})) return {Route::kSubmissions, {}};
+  if (is({"v1", "submissions.csv"})) return {Route::kSubmissionsCsv, {}};
+  if (is({"v1", "submissions", ""}) && !segments[2].empty()) {
+    return {Route::kSubmission, segments[2]};
+  }
   return {};
 }
 
@@ -139,6 +158,7 @@ std::string_view allowed_methods(Route route, bool staff) {
     case Route::kGrade:
     case Route::kCheckSteps:
     case Route::kValidate:
+    case Route::kRegrade:
       return "POST";
     case Route::kProblem:
       return staff ? "GET, HEAD, PUT, DELETE" : "GET, HEAD";
@@ -153,6 +173,7 @@ bool is_allowed(Route route, http::verb method, bool staff) {
     case Route::kGrade:
     case Route::kCheckSteps:
     case Route::kValidate:
+    case Route::kRegrade:
       return method == http::verb::post;
     case Route::kProblem:
       return get || (staff && (method == http::verb::put || method == http::verb::delete_));
@@ -189,6 +210,46 @@ Response denied(const Request& request, const Error& error) {
     return unauthorized_response(error, request.version(), request.keep_alive());
   }
   return error_answer(request, error);
+}
+
+bool is_record_route(Route route) {
+  return route == Route::kSubmissions || route == Route::kSubmissionsCsv ||
+         route == Route::kSubmission || route == Route::kStats || route == Route::kRegrade;
+}
+
+std::string_view request_query(std::string_view target) {
+  const std::size_t mark = target.find('?');
+  return mark == std::string_view::npos ? std::string_view() : target.substr(mark + 1);
+}
+
+// The staff routes of the submission record (API.md §8), once the caller may use them.
+Routed answer_record_route(Route route, const std::string& id,
+                           const CatalogSnapshot::Entry* entry, const Principal& who,
+                           const Request& request, const RecordSettings& records) {
+  const std::string problem = entry != nullptr ? entry->problem->id : "";
+  const unsigned version = request.version();
+  const bool keep_alive = request.keep_alive();
+  if (records.store == nullptr) {
+    return {error_response({error_code::kStoreUnavailable,
+                            "this server keeps no record of gradings (--store none)", ""},
+                           version, keep_alive),
+            problem, std::nullopt};
+  }
+  store::SubmissionStore& store = *records.store;
+  const std::string_view query = request_query(request.target());
+  switch (route) {
+    case Route::kSubmissions:
+      return {list_submissions(store, query, false, version, keep_alive), "", std::nullopt};
+    case Route::kSubmissionsCsv:
+      return {list_submissions(store, query, true, version, keep_alive), "", std::nullopt};
+    case Route::kSubmission:
+      return {get_submission(store, id, version, keep_alive), "", std::nullopt};
+    case Route::kStats:
+      return {problem_stats(store, problem, version, keep_alive), problem, std::nullopt};
+    default:
+      return {regrade(*entry->problem, entry->sha256, records, who.key_name, version, keep_alive),
+              problem, std::nullopt};
+  }
 }
 
 std::string_view trim(std::string_view text) {
@@ -278,6 +339,7 @@ bool Router::grades_long(const Request& request) const {
   if (request.method() != http::verb::post) return false;
   try {
     const Match match = match_path(request_path(request.target()));
+    if (match.route == Route::kRegrade) return service_.records.store != nullptr;  // many
     if (match.route != Route::kGrade) return false;
     const std::shared_ptr<const CatalogSnapshot> snapshot = service_.problems->current();
     const CatalogSnapshot::Entry* entry = snapshot->find(match.id);
@@ -324,7 +386,8 @@ Routed Router::route_unguarded(const Request& request) const {
   const bool creates =
       staff_enabled && match.route == Route::kProblem && request.method() == http::verb::put;
   if ((match.route == Route::kProblem || match.route == Route::kGrade ||
-       match.route == Route::kCheckSteps) &&
+       match.route == Route::kCheckSteps || match.route == Route::kStats ||
+       match.route == Route::kRegrade) &&
       !creates) {
     entry = snapshot->find(match.id);
     if (entry == nullptr) {
@@ -341,7 +404,8 @@ Routed Router::route_unguarded(const Request& request) const {
     return {method_not_allowed(request, match.route, staff_enabled), problem_id, std::nullopt};
   }
 
-  const bool staff_route = match.route == Route::kProblemsStatus ||
+  const bool staff_route = is_record_route(match.route) ||
+                           match.route == Route::kProblemsStatus ||
                            match.route == Route::kValidate ||
                            (match.route == Route::kProblem &&
                             (request.method() == http::verb::put ||
@@ -360,6 +424,10 @@ Routed Router::route_unguarded(const Request& request) const {
         staff_route ? may_use_staff_route(who, staff_enabled)
                     : may_grade(who, problem_id, service_.grading);
     if (refused) return {denied(request, *refused), problem_id, std::nullopt};
+  }
+
+  if (is_record_route(match.route)) {
+    return answer_record_route(match.route, match.id, entry, who, request, service_.records);
   }
 
   switch (match.route) {
@@ -387,7 +455,7 @@ Routed Router::route_unguarded(const Request& request) const {
   }
 }
 
-Routed Router::answer_grade(const CatalogSnapshot::Entry& entry, const Principal& /*who*/,
+Routed Router::answer_grade(const CatalogSnapshot::Entry& entry, const Principal& who,
                             const Request& request) const {
   const Problem& problem = *entry.problem;
   if (std::optional<Error> refused = not_json(request)) {
@@ -396,10 +464,115 @@ Routed Router::answer_grade(const CatalogSnapshot::Entry& entry, const Principal
   Result<Submission> submission = parse_submission(problem, request.body());
   if (!submission) return {error_answer(request, submission.error()), problem.id, std::nullopt};
 
+  const RecordSettings& records = service_.records;
+  if (records.store == nullptr) {  // --store none: Part 1 exactly
+    const GradeReport report =
+        headgrader::grade(problem, submission->weights, submission->max_failures);
+    return {json_answer(request, http::status::ok, report_json(problem, report)), problem.id,
+            report.passed};
+  }
+
+  // Who the record names: the key's name, and the student of the body or of the launch (§11).
+  GraderIdentity identity;
+  std::optional<std::string> student = submission->student;
+  if (who.kind == Principal::Kind::kKey) {
+    identity.key_name = who.key_name;
+    identity.lms = who.role == Role::kLms;
+    identity.idempotency_scope = who.key_name;
+  } else if (who.kind == Principal::Kind::kStudent) {
+    student = who.student.student;
+    identity.idempotency_scope = "student:" + who.student.student;
+  }
+  const store::TimeMs now = records.now();
+  std::optional<store::IdempotencyTag> tag;
+  if (std::optional<Response> refused =
+          check_before_grading(problem.id, request, student, identity, tag, now)) {
+    return {std::move(*refused), problem.id, std::nullopt};
+  }
+
   const GradeReport report =
       headgrader::grade_with_diagnosis(problem, submission->weights, submission->max_failures);
-  return {json_answer(request, http::status::ok, report_json(problem, report)), problem.id,
-          report.passed};
+  auto pending = std::make_shared<PendingGrade>();
+  store::SubmissionRecord& record = pending->record;
+  record.time = now;
+  record.id = store::new_submission_id(now);
+  record.problem = problem.id;
+  record.problem_sha256 = entry.sha256;
+  record.student = std::move(student);
+  record.key = identity.key_name;
+  record.body = std::string(request.body());
+  record.passed = report.passed;
+  record.score = report.score;
+  record.tests_total = static_cast<std::int64_t>(report.total);
+  record.tests_passed = static_cast<std::int64_t>(report.passed_count);
+  record.tests_failed = static_cast<std::int64_t>(report.failed);
+  for (const Failure& failure : report.failures) {
+    record.failing_inputs.push_back(problem.spell(failure.input));
+  }
+  record.answer = with_submission_id(report_json(problem, report), record.id);
+  if (tag) pending->body_sha256 = tag->body_sha256;
+  record.idempotency = std::move(tag);
+  pending->version = request.version();
+  pending->keep_alive = request.keep_alive();
+  return {Response{}, problem.id, report.passed, std::move(pending)};
+}
+
+std::optional<Response> Router::check_before_grading(std::string_view problem,
+                                                     const Request& request,
+                                                     const std::optional<std::string>& student,
+                                                     const GraderIdentity& identity,
+                                                     std::optional<store::IdempotencyTag>& tag,
+                                                     store::TimeMs now) const {
+  const RecordSettings& records = service_.records;
+  store::SubmissionStore& store = *records.store;
+  const auto unavailable = [&](const Error& error) {
+    return error_answer(request, {error_code::kStoreUnavailable,
+                                  "the record of gradings cannot be read, so nothing is graded; "
+                                  "try again (the store said: " +
+                                      error.message + ")",
+                                  ""});
+  };
+  if (const auto header = request.find("Idempotency-Key"); header != request.end()) {
+    if (std::optional<Error> bad = check_idempotency_key(header->value())) {
+      return error_answer(request, *bad);
+    }
+    tag = store::IdempotencyTag{identity.idempotency_scope, std::string(header->value()),
+                                sha256_hex(request.body())};
+    auto earlier = store.find_idempotent(tag->scope, tag->key);
+    if (!earlier) return unavailable(earlier.error());
+    if (earlier->has_value()) {
+      // The first answer again, byte for byte; or a conflict when the body differs.
+      PendingGrade replay;
+      replay.body_sha256 = tag->body_sha256;
+      replay.version = request.version();
+      replay.keep_alive = request.keep_alive();
+      return replay.finish(store::CommitOutcome{false, std::move(**earlier)});
+    }
+  }
+  if (!records.rate_limit) return std::nullopt;
+  const RateLimit& limit = *records.rate_limit;
+  const store::TimeMs since = now - limit.period.count() + 1;  // the window ends now
+  if (identity.lms && identity.key_name) {
+    const std::int64_t cap = limit.count * limits::kKeyRateMultiple;
+    auto used = store.gradings_since(
+        {store::RateScope::Kind::kKey, "", "", *identity.key_name}, since, cap);
+    if (!used) return unavailable(used.error());
+    if (used->count >= cap && used->cap_th_newest) {
+      return rate_limited_answer(limit, true, now, *used->cap_th_newest + limit.period.count(),
+                                 request.version(), request.keep_alive());
+    }
+  }
+  if (student) {
+    auto used = store.gradings_since({store::RateScope::Kind::kStudentProblem, *student,
+                                      std::string(problem), ""},
+                                     since, limit.count);
+    if (!used) return unavailable(used.error());
+    if (used->count >= limit.count && used->cap_th_newest) {
+      return rate_limited_answer(limit, false, now, *used->cap_th_newest + limit.period.count(),
+                                 request.version(), request.keep_alive());
+    }
+  }
+  return std::nullopt;
 }
 
 Routed Router::answer_check_steps(const CatalogSnapshot::Entry& entry,

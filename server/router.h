@@ -22,6 +22,9 @@ struct Routed {
   Response response;
   std::string problem;         // id of the known problem the request named, else empty
   std::optional<bool> passed;  // the grade's `passed`, when a grading ran
+  // Set when the answer waits for the record (API.md §8): commit pending->record, then answer
+  // pending->finish(outcome); `response` is then empty.
+  std::shared_ptr<PendingGrade> pending = nullptr;
 };
 
 // The answer to HEAD: the same headers, Content-Length that of the body a GET would get,
@@ -41,6 +44,9 @@ class Router {
 
   Routed route(const Request& request) const;
 
+  // The submission record's store; null with --store none.
+  store::SubmissionStore* store() const { return service_.records.store; }
+
   // Whether route(request) would be a grading that takes long (limits::kLongGradingCost):
   // the server runs those off the threads that read and write. Never throws.
   bool grades_long(const Request& request) const;
@@ -54,6 +60,13 @@ class Router {
   Routed answer_put(std::string_view id, const Request& request) const;
   Routed answer_delete(std::string_view id, const Request& request) const;
   Routed answer_status(const Request& request) const;
+  // The record's checks before grading (Idempotency-Key, attempt limits): an answer when the
+  // grading must not run.
+  std::optional<Response> check_before_grading(std::string_view problem, const Request& request,
+                                               const std::optional<std::string>& student,
+                                               const GraderIdentity& identity,
+                                               std::optional<store::IdempotencyTag>& tag,
+                                               store::TimeMs now) const;
   Routed answer_validate(const Request& request) const;
 
   std::unique_ptr<ProblemCatalog> owned_catalog_;  // the Part 1 constructor's

@@ -148,6 +148,8 @@ int serve(const Service& service, const std::string& address, std::uint16_t port
   for (unsigned i = 1; i < threads; ++i) pool.emplace_back([&ioc] { ioc.run(); });
   ioc.run();
   for (std::thread& thread : pool) thread.join();
+  // Commits already queued still reach the disk; their answers can no longer be written.
+  if (service.records.store != nullptr) service.records.store->close();
   if (long_gradings.running() > 0) {
     // A grading outlived the grace period; its answer can no longer be written. Returning
     // would wait for it (seconds) and free the problems it reads: end here, with the log

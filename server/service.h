@@ -9,6 +9,7 @@
 #include <mutex>
 
 #include "auth.h"
+#include "grade_record.h"
 #include "keys.h"
 #include "problem_catalog.h"
 
@@ -36,6 +37,7 @@ struct Service {
   KeySource* keys = nullptr;           // null without --keys: staff routes are off
   GradingAccess grading = GradingAccess::kOpen;
   const StudentTokens* student_tokens = nullptr;  // null without --lti
+  RecordSettings records = {};  // the submission record (§8); no store with --store none
 };
 
 }  // namespace headgrader::server

@@ -45,6 +45,13 @@ std::optional<Error> read_error_answer(const beast::error_code& ec,
   return Error{error_code::kBadRequest, "the request is not valid HTTP/1.1: " + ec.message(), ""};
 }
 
+// The path as the access log shows it. The staff routes' queries name students
+// (/v1/submissions?student=…), and student data never reaches the log: their query is cut.
+std::string logged_path(std::string_view target) {
+  if (target.starts_with("/v1/submissions")) target = target.substr(0, target.find('?'));
+  return std::string(target);
+}
+
 }  // namespace
 
 // --- Session ----------------------------------------------------------------------------------
@@ -164,7 +171,7 @@ void Session::on_read_header(beast::error_code ec, std::size_t) {
 void Session::on_header() {
   const auto& header = parser_->get();
   pending_.method = std::string(header.method_string());
-  pending_.path = std::string(header.target());
+  pending_.path = logged_path(header.target());
   if (std::optional<Error> error = framing_error(header)) {
     Response response = error_response(*error, header.version(), false);
     if (header.method() == http::verb::head) response = headers_only(std::move(response));
@@ -288,6 +295,23 @@ bool Session::client_gone() const {
 void Session::write_answer(Routed routed) {
   pending_.problem = std::move(routed.problem);
   pending_.passed = routed.passed;
+  if (routed.pending && router_.store() != nullptr) {
+    // The record first, then the answer: the store calls back on its committer thread once the
+    // record is on disk, and the answer is written back on this connection's strand.
+    std::shared_ptr<PendingGrade> grade = std::move(routed.pending);
+    store::SubmissionRecord record = std::move(grade->record);
+    std::optional<store::PassbackRequest> passback = std::move(grade->passback);
+    return router_.store()->commit(
+        std::move(record), std::move(passback),
+        [self = shared_from_this(), grade](Result<store::CommitOutcome> outcome) {
+          Response response = grade->finish(outcome);
+          net::dispatch(self->socket_.get_executor(),
+                        [self, response = std::move(response)]() mutable {
+                          if (self->shutting_down_) response.keep_alive(false);
+                          self->do_write(std::move(response), /*linger=*/false);
+                        });
+        });
+  }
   if (shutting_down_) routed.response.keep_alive(false);
   do_write(std::move(routed.response), /*linger=*/false);
 }

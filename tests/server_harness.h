@@ -53,8 +53,11 @@ enum class StderrTo {
 class ServerProcess {
  public:
   // `working_dir`: where the server runs (empty: the tests' own working directory).
+  // `store_none`: unless `args` name a --store, the server keeps no record (HEADGRADER_STORE
+  // =none), so that the Part 1 tests compare answers byte for byte and leave no database
+  // behind; false runs it with its real default (sqlite:headgrader.db in `working_dir`).
   explicit ServerProcess(std::vector<std::string> args, StderrTo stderr_to = StderrTo::kFile,
-                         const std::filesystem::path& working_dir = {}) {
+                         const std::filesystem::path& working_dir = {}, bool store_none = true) {
     static int counter = 0;
     stderr_path_ =
         std::filesystem::temp_directory_path() /
@@ -79,6 +82,11 @@ class ServerProcess {
       close(out[0]);
       close(out[1]);
       if (!working_dir.empty() && chdir(working_dir.c_str()) != 0) _exit(127);
+      if (store_none) {
+        setenv("HEADGRADER_STORE", "none", 0);
+      } else {
+        unsetenv("HEADGRADER_STORE");
+      }
       execv(argv[0], argv.data());
       _exit(127);
     }

@@ -99,6 +99,26 @@ inline constexpr std::chrono::seconds kLongGradingRetryAfter{2};
 inline constexpr std::chrono::milliseconds kAccessLogFlushInterval{10};
 inline constexpr std::size_t kAccessLogMaxPendingBytes = 4 * 1024 * 1024;
 
+// --- The submission record (API.md §8) ------------------------------------------------------
+// Gradings committed in one transaction at most (group commit: the committer takes whatever
+// waits, up to this many).
+inline constexpr std::size_t kMaxCommitBatch = 256;
+// How long a SQLite write waits for another writer (another server on the same file) before
+// the store reports itself unavailable.
+inline constexpr std::chrono::milliseconds kStoreBusyTimeout{5000};
+// Connections a store opens at most for reads and small writes, beside the committer's own.
+inline constexpr std::size_t kStorePoolConnections = 8;
+// PostgreSQL: connecting, and any one statement, give up after these.
+inline constexpr std::chrono::seconds kPostgresConnectTimeout{5};
+inline constexpr std::chrono::seconds kPostgresStatementTimeout{10};
+// Idempotency-Key: 1 to this many visible ASCII characters.
+inline constexpr std::size_t kMaxIdempotencyKeyLength = 200;
+// GET /v1/submissions: the page size by default and at most.
+inline constexpr int kDefaultListLimit = 100;
+inline constexpr int kMaxListLimit = 1000;
+// --rate-limit: an lms key may send this many times the per-student limit in a window.
+inline constexpr std::int64_t kKeyRateMultiple = 100;
+
 // --- Keys and roles (API.md §7) ----------------------------------------------------------------
 inline constexpr std::size_t kKeyBytes = 32;  // random bytes of a key: 43 base64url characters
 inline constexpr std::size_t kMaxKeyNameBytes = 100;

@@ -1,0 +1,83 @@
+#include "grade_record.h"
+
+#include <algorithm>
+
+#include "headgrader/limits.h"
+
+namespace headgrader::server {
+
+std::optional<Error> check_idempotency_key(std::string_view value) {
+  const bool visible = std::all_of(value.begin(), value.end(), [](char c) {
+    return c >= '!' && c <= '~';
+  });
+  if (!value.empty() && value.size() <= limits::kMaxIdempotencyKeyLength && visible) {
+    return std::nullopt;
+  }
+  std::string message = "Idempotency-Key must be 1 to " +
+                        std::to_string(limits::kMaxIdempotencyKeyLength) +
+                        " visible ASCII characters (no spaces); ";
+  if (value.empty()) {
+    message += "it is empty";
+  } else if (value.size() > limits::kMaxIdempotencyKeyLength) {
+    message += "it has " + std::to_string(value.size());
+  } else {
+    message += "it holds a space or a character that is not visible ASCII";
+  }
+  return Error{error_code::kBadRequest, std::move(message), ""};
+}
+
+std::string with_submission_id(std::string_view answer, std::string_view id) {
+  std::string text(answer.substr(0, answer.rfind('}')));
+  text += ",\"submission_id\":\"";
+  text += id;  // hex digits: nothing to escape
+  text += "\"}";
+  return text;
+}
+
+Response PendingGrade::finish(const Result<store::CommitOutcome>& outcome) const {
+  if (!outcome) {
+    return error_response({error_code::kStoreUnavailable,
+                           "the grading could not be kept, so it is not answered; try again "
+                           "(the store said: " +
+                               outcome.error().message + ")",
+                           ""},
+                          version, keep_alive);
+  }
+  const store::SubmissionRecord& kept = outcome->kept;
+  if (!outcome->inserted) {
+    const bool same_body =
+        kept.idempotency && body_sha256 && kept.idempotency->body_sha256 == *body_sha256;
+    if (!same_body) {
+      return error_response({error_code::kIdempotencyConflict,
+                             "this Idempotency-Key was used with another body; send a new key "
+                             "for a new submission",
+                             ""},
+                            version, keep_alive);
+    }
+  }
+  return json_response(http::status::ok, kept.answer, version, keep_alive);
+}
+
+Response rate_limited_answer(const RateLimit& limit, bool per_key, store::TimeMs now,
+                             store::TimeMs allowed_at, unsigned version, bool keep_alive) {
+  const store::TimeMs wait_ms = std::max<store::TimeMs>(allowed_at - now, 1);
+  const std::int64_t seconds = (wait_ms + 999) / 1000;
+  std::string message =
+      per_key ? "this key has sent the " +
+                    std::to_string(limit.count * limits::kKeyRateMultiple) +
+                    " gradings it may send in " + limit.text.substr(limit.text.find('/') + 1) +
+                    " (" + std::to_string(limits::kKeyRateMultiple) + " times the limit of " +
+                    limit.text + ")"
+              : "you have used the " + std::to_string(limit.count) +
+                    (limit.count == 1 ? " grading" : " gradings") + " allowed for this problem in " +
+                    limit.text.substr(limit.text.find('/') + 1) + " (--rate-limit " + limit.text +
+                    ")";
+  message += "; the next grading is allowed at " + store::format_rfc3339_ms(now + seconds * 1000) +
+             ", in " + std::to_string(seconds) + (seconds == 1 ? " second" : " seconds");
+  Response response =
+      error_response({error_code::kRateLimited, std::move(message), ""}, version, keep_alive);
+  response.set(http::field::retry_after, std::to_string(seconds));
+  return response;
+}
+
+}  // namespace headgrader::server

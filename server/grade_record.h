@@ -1,0 +1,67 @@
+// The grade route's side of the submission record (API.md §8): the Idempotency-Key check and
+// replay, the attempt limit, and the grading whose answer waits until its record is committed
+// (PendingGrade). The router decides; the session commits and writes the answer when the
+// store calls back, so that no io thread waits for the disk.
+// Thread-safety: the functions are pure; a PendingGrade is used by one session.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "error_response.h"
+#include "options.h"
+#include "submission_store.h"
+
+namespace headgrader::server {
+
+// What the grade route needs beyond the problems. Without a store (--store none) it is Part 1.
+struct RecordSettings {
+  store::SubmissionStore* store = nullptr;
+  std::optional<RateLimit> rate_limit;
+  // The clock of record times and attempt windows (tests may fix it).
+  std::function<store::TimeMs()> now = store::now_ms;
+};
+
+// Who sends a grading, as the record sees it: the key's name (none when grading is open) and
+// whether it is an lms key (capped at limits::kKeyRateMultiple × the attempt limit).
+struct GraderIdentity {
+  std::optional<std::string> key_name;
+  bool lms = false;
+  // Idempotency-Keys are scoped to who authenticates: the key's name, "student:ISSUER#sub"
+  // for a student token, "" when grading is open.
+  std::string idempotency_scope;
+};
+
+// A grading whose answer is written once its record is committed.
+struct PendingGrade {
+  store::SubmissionRecord record;
+  std::optional<store::PassbackRequest> passback;
+  // Of the body, when it came with an Idempotency-Key (the record may be moved away).
+  std::optional<std::string> body_sha256;
+  unsigned version = 11;
+  bool keep_alive = true;
+
+  // The answer for the store's outcome: the grade (200) when this record was written; the
+  // earlier answer byte for byte when another grading with the same Idempotency-Key and body
+  // won; 409 idempotency_conflict when its body differed; 503 store_unavailable when nothing
+  // was written.
+  Response finish(const Result<store::CommitOutcome>& outcome) const;
+};
+
+// The Idempotency-Key header's value is 1 to limits::kMaxIdempotencyKeyLength visible ASCII
+// characters; the error says what came otherwise.
+std::optional<Error> check_idempotency_key(std::string_view value);
+
+// The grade answer with "submission_id" as its last key.
+std::string with_submission_id(std::string_view answer, std::string_view id);
+
+// The answer to a grading past the attempt limit: 429 rate_limited, Retry-After in whole
+// seconds (at least 1) until `allowed_at`, and a message saying when that is.
+Response rate_limited_answer(const RateLimit& limit, bool per_key, store::TimeMs now,
+                             store::TimeMs allowed_at, unsigned version, bool keep_alive);
+
+}  // namespace headgrader::server

@@ -1,0 +1,324 @@
+#include "staff_routes.h"
+
+#include <algorithm>
+#include <charconv>
+#include <future>
+
+#include "headgrader/grade.h"
+#include "headgrader/limits.h"
+#include "headgrader/report.h"
+#include "headgrader/submission.h"
+#include "problem_stats.h"
+
+namespace headgrader::server {
+namespace {
+
+Error bad_parameter(std::string name, std::string message) {
+  return Error{error_code::kBadRequest, std::move(message), std::move(name)};
+}
+
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// application/x-www-form-urlencoded: '+' is a space, %XX a byte.
+std::optional<std::string> form_decode(std::string_view text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '+') {
+      out += ' ';
+    } else if (text[i] == '%') {
+      if (i + 2 >= text.size()) return std::nullopt;
+      const int high = hex_digit(text[i + 1]), low = hex_digit(text[i + 2]);
+      if (high < 0 || low < 0) return std::nullopt;
+      out += static_cast<char>(high * 16 + low);
+      i += 2;
+    } else {
+      out += text[i];
+    }
+  }
+  return out;
+}
+
+Response error_answer(const Error& error, unsigned version, bool keep_alive) {
+  return error_response(error, version, keep_alive);
+}
+
+Response unavailable(const Error& error, unsigned version, bool keep_alive) {
+  return error_answer({error_code::kStoreUnavailable,
+                       "the record of gradings cannot be read now; try again (the store said: " +
+                           error.message + ")",
+                       ""},
+                      version, keep_alive);
+}
+
+Json nullable(const std::optional<std::string>& text) {
+  return text ? Json(*text) : Json(nullptr);
+}
+
+Json record_summary(const store::SubmissionRecord& r) {
+  Json failing = Json::array();
+  for (const auto& input : r.failing_inputs) failing.push_back(input);
+  return Json{{"id", r.id},
+              {"time", store::format_rfc3339_ms(r.time)},
+              {"problem", r.problem},
+              {"problem_sha256", r.problem_sha256},
+              {"student", nullable(r.student)},
+              {"key", nullable(r.key)},
+              {"passed", r.passed},
+              {"score", number_to_json(r.score)},
+              {"tests", {{"total", r.tests_total}, {"passed", r.tests_passed},
+                         {"failed", r.tests_failed}}},
+              {"failing_inputs", std::move(failing)},
+              {"regrade_of", nullable(r.regrade_of)}};
+}
+
+std::string dump(const Json& json) {
+  return json.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+std::string score_text(double score) { return number_to_json(score).dump(); }
+
+}  // namespace
+
+std::string csv_field(std::string_view text) {
+  if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
+  std::string quoted = "\"";
+  for (const char c : text) {
+    if (c == '"') quoted += '"';
+    quoted += c;
+  }
+  quoted += '"';
+  return quoted;
+}
+
+Result<store::SubmissionQuery> parse_submission_query(std::string_view query, bool csv) {
+  store::SubmissionQuery parsed;
+  parsed.limit = csv ? 0 : limits::kDefaultListLimit;  // CSV: 0 = every record
+  std::vector<std::string> seen;
+  while (!query.empty()) {
+    const std::size_t amp = query.find('&');
+    const std::string_view pair = query.substr(0, amp);
+    query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
+    if (pair.empty()) continue;
+    const std::size_t eq = pair.find('=');
+    const auto name = form_decode(pair.substr(0, eq));
+    const auto value =
+        form_decode(eq == std::string_view::npos ? std::string_view() : pair.substr(eq + 1));
+    if (!name || !value) {
+      return bad_parameter("", "the query string is not valid: each '%' must be followed by two "
+                               "hexadecimal digits");
+    }
+    if (std::find(seen.begin(), seen.end(), *name) != seen.end()) {
+      return bad_parameter(*name, *name + " is given twice; give it once");
+    }
+    seen.push_back(*name);
+    if (value->empty()) continue;  // "?student=" is no filter
+    if (*name == "problem") {
+      parsed.problem = *value;
+    } else if (*name == "student") {
+      parsed.student = *value;
+    } else if (*name == "passed") {
+      if (*value != "true" && *value != "false") {
+        return bad_parameter("passed", "passed must be true or false; it is \"" + *value + "\"");
+      }
+      parsed.passed = *value == "true";
+    } else if (*name == "since" || *name == "until") {
+      const auto time = store::parse_rfc3339(*value);
+      if (!time) {
+        return bad_parameter(*name, *name + " must be an RFC 3339 time such as "
+                                            "2026-12-01T09:00:00Z; it is \"" + *value + "\"");
+      }
+      (*name == "since" ? parsed.since : parsed.until) = *time;
+    } else if (*name == "limit") {
+      int limit = 0;
+      const auto [end, ec] = std::from_chars(value->data(), value->data() + value->size(), limit);
+      if (ec != std::errc() || end != value->data() + value->size() || limit < 1 ||
+          limit > limits::kMaxListLimit) {
+        return bad_parameter("limit", "limit must be a whole number from 1 to " +
+                                          std::to_string(limits::kMaxListLimit) + "; it is \"" +
+                                          *value + "\"");
+      }
+      parsed.limit = limit;
+    } else if (*name == "cursor") {
+      parsed.cursor = *value;
+    } else {
+      return bad_parameter(*name, "unknown parameter \"" + *name +
+                                      "\"; the filters are problem, student, passed, since, "
+                                      "until, limit and cursor");
+    }
+  }
+  return parsed;
+}
+
+Response list_submissions(store::SubmissionStore& store, std::string_view query, bool csv,
+                          unsigned version, bool keep_alive) {
+  Result<store::SubmissionQuery> parsed = parse_submission_query(query, csv);
+  if (!parsed) return error_answer(parsed.error(), version, keep_alive);
+  store::SubmissionQuery q = std::move(parsed).value();
+  const bool every = q.limit == 0;
+  if (every) q.limit = limits::kMaxListLimit;
+
+  std::vector<store::SubmissionRecord> records;
+  std::optional<std::string> next;
+  for (;;) {
+    Result<store::SubmissionPage> page = store.list(q);
+    if (!page) {
+      if (page.error().code != error_code::kStoreUnavailable) {
+        return error_answer(page.error(), version, keep_alive);
+      }
+      return unavailable(page.error(), version, keep_alive);
+    }
+    for (auto& record : page->records) records.push_back(std::move(record));
+    next = page->next_cursor;
+    if (!every || !next) break;
+    q.cursor = *next;
+  }
+
+  if (!csv) {
+    Json list = Json::array();
+    for (const auto& record : records) list.push_back(record_summary(record));
+    return json_response(http::status::ok,
+                         dump(Json{{"submissions", std::move(list)},
+                                   {"next_cursor", next ? Json(*next) : Json(nullptr)}}),
+                         version, keep_alive);
+  }
+  std::string text = "id,time,problem,student,key,passed,score,tests_total,tests_failed\r\n";
+  for (const auto& r : records) {
+    text += csv_field(r.id) + ',' + store::format_rfc3339_ms(r.time) + ',' + csv_field(r.problem) +
+            ',' + csv_field(r.student.value_or("")) + ',' + csv_field(r.key.value_or("")) + ',' +
+            (r.passed ? "true" : "false") + ',' + score_text(r.score) + ',' +
+            std::to_string(r.tests_total) + ',' + std::to_string(r.tests_failed) + "\r\n";
+  }
+  Response response = json_response(http::status::ok, std::move(text), version, keep_alive);
+  response.set(http::field::content_type, "text/csv; charset=utf-8");
+  if (next) response.set("X-Next-Cursor", *next);
+  return response;
+}
+
+Response get_submission(store::SubmissionStore& store, std::string_view id, unsigned version,
+                        bool keep_alive) {
+  auto found = store.get(id);
+  if (!found) return unavailable(found.error(), version, keep_alive);
+  if (!found->has_value()) {
+    return error_answer({error_code::kNotFound, "there is no submission with this id", ""},
+                        version, keep_alive);
+  }
+  const store::SubmissionRecord& r = **found;
+  Json record = record_summary(r);
+  // The matrices as sent: the body's keys that are not the optional ones.
+  Json matrices = Json::object();
+  const Json body = Json::parse(r.body, nullptr, /*allow_exceptions=*/false);
+  if (body.is_object()) {
+    for (const auto& [key, value] : body.items()) {
+      if (key != "student" && key != "max_failures") matrices[key] = value;
+    }
+    if (body.contains("max_failures")) record["max_failures"] = body["max_failures"];
+  }
+  record["matrices"] = std::move(matrices);
+  record["answer"] = Json::parse(r.answer, nullptr, /*allow_exceptions=*/false);
+  return json_response(http::status::ok, dump(record), version, keep_alive);
+}
+
+Response problem_stats(store::SubmissionStore& store, std::string_view problem, unsigned version,
+                       bool keep_alive) {
+  auto inputs = store.stats_inputs(problem);
+  if (!inputs) return unavailable(inputs.error(), version, keep_alive);
+  const store::ProblemStats stats = store::compute_stats(std::string(problem), *inputs);
+  Json failures = Json::array();
+  for (const auto& failure : stats.common_failures) {
+    failures.push_back({{"input", failure.input}, {"students", failure.students}});
+  }
+  Json histogram = Json::array();
+  for (const std::int64_t count : stats.score_histogram) histogram.push_back(count);
+  const Json answer = {
+      {"problem", stats.problem},
+      {"submissions", stats.submissions},
+      {"students", stats.students},
+      {"students_passed", stats.students_passed},
+      {"first_try_pass_rate",
+       stats.first_try_pass_rate ? number_to_json(*stats.first_try_pass_rate) : Json(nullptr)},
+      {"score_histogram", std::move(histogram)},
+      {"common_failures", std::move(failures)}};
+  return json_response(http::status::ok, dump(answer), version, keep_alive);
+}
+
+Response regrade(const Problem& problem, std::string_view problem_sha256,
+                 const RecordSettings& records, const std::optional<std::string>& staff_key,
+                 unsigned version, bool keep_alive) {
+  store::SubmissionStore& store = *records.store;
+  auto latest = store.latest_per_student(problem.id);
+  if (!latest) return unavailable(latest.error(), version, keep_alive);
+
+  struct Regraded {
+    const store::SubmissionRecord* before;
+    store::SubmissionRecord after;
+  };
+  std::vector<Regraded> regraded;
+  Json skipped = Json::array();
+  for (const store::SubmissionRecord& before : *latest) {
+    Result<Submission> submission = parse_submission(problem, before.body);
+    if (!submission) {  // the problem changed shape: the old matrices no longer fit
+      skipped.push_back({{"student", nullable(before.student)},
+                         {"submission_id", before.id},
+                         {"error", error_to_json(submission.error())["error"]}});
+      continue;
+    }
+    const GradeReport report = grade(problem, submission->weights, submission->max_failures);
+    store::SubmissionRecord r;
+    r.time = records.now();
+    r.id = store::new_submission_id(r.time);
+    r.problem = problem.id;
+    r.problem_sha256 = std::string(problem_sha256);
+    r.student = before.student;
+    r.key = staff_key;
+    r.body = before.body;
+    r.passed = report.passed;
+    r.score = report.score;
+    r.tests_total = static_cast<std::int64_t>(report.total);
+    r.tests_passed = static_cast<std::int64_t>(report.passed_count);
+    r.tests_failed = static_cast<std::int64_t>(report.failed);
+    for (const Failure& failure : report.failures) {
+      r.failing_inputs.push_back(problem.spell(failure.input));
+    }
+    r.answer = with_submission_id(report_json(problem, report), r.id);
+    r.regrade_of = before.id;
+    regraded.push_back({&before, std::move(r)});
+  }
+
+  // Every commit queued at once (one batch, mostly), then waited for.
+  std::vector<std::promise<Result<store::CommitOutcome>>> promises(regraded.size());
+  std::vector<std::future<Result<store::CommitOutcome>>> futures;
+  for (std::size_t i = 0; i < regraded.size(); ++i) {
+    futures.push_back(promises[i].get_future());
+    store.commit(regraded[i].after, std::nullopt,
+                 [&promises, i](Result<store::CommitOutcome> outcome) {
+                   promises[i].set_value(std::move(outcome));
+                 });
+  }
+  Json changed = Json::array();
+  std::optional<Error> failure;
+  for (std::size_t i = 0; i < regraded.size(); ++i) {
+    Result<store::CommitOutcome> outcome = futures[i].get();
+    if (!outcome) {
+      failure = outcome.error();
+      continue;
+    }
+    const store::SubmissionRecord& before = *regraded[i].before;
+    const store::SubmissionRecord& after = regraded[i].after;
+    if (before.passed == after.passed && before.score == after.score) continue;
+    changed.push_back({{"student", nullable(after.student)},
+                       {"submission_id", after.id},
+                       {"before", {{"passed", before.passed}, {"score", number_to_json(before.score)}}},
+                       {"after", {{"passed", after.passed}, {"score", number_to_json(after.score)}}}});
+  }
+  if (failure) return unavailable(*failure, version, keep_alive);
+  Json answer = {{"regraded", regraded.size()}, {"changed", std::move(changed)}};
+  if (!skipped.empty()) answer["skipped"] = std::move(skipped);
+  return json_response(http::status::ok, dump(answer), version, keep_alive);
+}
+
+}  // namespace headgrader::server

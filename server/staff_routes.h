@@ -1,0 +1,43 @@
+// The staff routes of the submission record (API.md §8), each a function from what the router
+// matched to a response: GET /v1/submissions (JSON, filters and cursor), GET
+// /v1/submissions.csv (RFC 4180), GET /v1/submissions/{id}, GET /v1/problems/{id}/stats and
+// POST /v1/problems/{id}/regrade. Who may call them is the router's business.
+// Thread-safety: pure apart from the store, which is thread-safe; regrade() waits for its
+// commits, so the server runs it off the io threads.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "error_response.h"
+#include "grade_record.h"
+#include "headgrader/problem.h"
+#include "submission_store.h"
+
+namespace headgrader::server {
+
+// The query string (without '?') of /v1/submissions[.csv]: problem, student, passed
+// (true|false), since and until (RFC 3339), limit (1..1000), cursor. Errors: bad_request
+// naming the parameter as field.
+Result<store::SubmissionQuery> parse_submission_query(std::string_view query, bool csv);
+
+// `csv`: text/csv; charset=utf-8 with the header
+// id,time,problem,student,key,passed,score,tests_total,tests_failed. Without a limit it holds
+// every matching record; with one, a page, and the next cursor in the X-Next-Cursor header.
+Response list_submissions(store::SubmissionStore& store, std::string_view query, bool csv,
+                          unsigned version, bool keep_alive);
+Response get_submission(store::SubmissionStore& store, std::string_view id, unsigned version,
+                        bool keep_alive);
+Response problem_stats(store::SubmissionStore& store, std::string_view problem, unsigned version,
+                       bool keep_alive);
+// Grades the latest submission of every student on `problem` as it is now; each a new record
+// with regrade_of, keyed to `staff_key`; `problem_sha256` is of the problem's file now.
+Response regrade(const Problem& problem, std::string_view problem_sha256,
+                 const RecordSettings& records, const std::optional<std::string>& staff_key,
+                 unsigned version, bool keep_alive);
+
+// One CSV field as RFC 4180 writes it: quoted (quotes doubled) when it holds a comma, a quote
+// or a line break.
+std::string csv_field(std::string_view text);
+
+}  // namespace headgrader::server

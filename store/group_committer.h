@@ -1,0 +1,57 @@
+// Group commit: the gradings that wait to be written are taken together by one committer
+// thread and written in one transaction, so that many io threads share one sync of the disk
+// instead of queueing for one each. Each caller gets its own outcome through its callback,
+// called on the committer thread once the batch's transaction has committed (or failed).
+// Thread-safety: submit(), counters() and close() may be called from any thread.
+#pragma once
+
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "sql_connection.h"
+#include "submission_store.h"
+
+namespace headgrader::store {
+
+struct PendingCommit {
+  SubmissionRecord record;
+  std::optional<PassbackRequest> passback;
+  CommitCallback done;
+};
+
+class GroupCommitter {
+ public:
+  // Writes a whole batch in one transaction: one outcome per commit, in order, or one error
+  // for all (nothing written).
+  using BatchWriter = std::function<Result<std::vector<CommitOutcome>>(std::vector<PendingCommit>&)>;
+
+  GroupCommitter(BatchWriter writer, std::size_t max_batch);
+  ~GroupCommitter();  // close()
+  GroupCommitter(const GroupCommitter&) = delete;
+  GroupCommitter& operator=(const GroupCommitter&) = delete;
+
+  // After close(), `done` is called at once with store_unavailable.
+  void submit(PendingCommit commit);
+  CommitCounters counters() const;
+  // Writes what is queued, then stops the thread. Idempotent.
+  void close();
+
+ private:
+  void run();
+
+  const BatchWriter writer_;
+  const std::size_t max_batch_;
+  mutable std::mutex mutex_;
+  std::condition_variable queued_;
+  std::deque<PendingCommit> queue_;
+  bool closing_ = false;
+  CommitCounters counters_;
+  std::thread thread_;  // last: starts once the rest is built
+};
+
+}  // namespace headgrader::store

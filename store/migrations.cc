@@ -1,0 +1,134 @@
+#include "migrations.h"
+
+#include <string>
+
+namespace headgrader::store {
+namespace {
+
+// pg_advisory_lock's key: any constant that no other program on the database uses ("hgstore").
+constexpr std::string_view kMigrationLock = "7453470281734513765";
+
+constexpr std::string_view kMigration1 = R"sql(
+CREATE TABLE submissions (
+  id TEXT PRIMARY KEY,
+  time_ms BIGINT NOT NULL,
+  problem TEXT NOT NULL,
+  problem_sha256 TEXT NOT NULL,
+  student TEXT,
+  key_name TEXT,
+  body TEXT NOT NULL,
+  passed INTEGER NOT NULL,
+  score DOUBLE PRECISION NOT NULL,
+  tests_total BIGINT NOT NULL,
+  tests_passed BIGINT NOT NULL,
+  tests_failed BIGINT NOT NULL,
+  failing_inputs TEXT NOT NULL,
+  answer TEXT NOT NULL,
+  regrade_of TEXT,
+  idem_scope TEXT,
+  idem_key TEXT,
+  idem_body_sha256 TEXT,
+  lms_context TEXT,
+  lms_resource_link TEXT,
+  UNIQUE (idem_scope, idem_key)
+);
+CREATE INDEX submissions_by_time ON submissions (time_ms, id);
+CREATE INDEX submissions_by_problem ON submissions (problem, time_ms, id);
+CREATE INDEX submissions_by_student ON submissions (problem, student, time_ms, id);
+CREATE INDEX submissions_by_key ON submissions (key_name, time_ms);
+CREATE TABLE passback (
+  id TEXT PRIMARY KEY,
+  submission_id TEXT NOT NULL UNIQUE REFERENCES submissions (id),
+  issuer TEXT NOT NULL,
+  client_id TEXT NOT NULL,
+  lineitem TEXT NOT NULL,
+  payload TEXT NOT NULL,
+  status TEXT NOT NULL,
+  attempts INTEGER NOT NULL,
+  last_status INTEGER,
+  last_error TEXT NOT NULL,
+  next_attempt_ms BIGINT NOT NULL,
+  created_ms BIGINT NOT NULL
+);
+CREATE INDEX passback_due ON passback (status, next_attempt_ms);
+CREATE TABLE single_use (
+  value TEXT PRIMARY KEY,
+  expires_ms BIGINT NOT NULL
+);
+CREATE INDEX single_use_expiry ON single_use (expires_ms);
+CREATE TABLE student_tokens (
+  token_sha256 TEXT PRIMARY KEY,
+  student TEXT NOT NULL,
+  problem TEXT NOT NULL,
+  issuer TEXT NOT NULL,
+  client_id TEXT NOT NULL,
+  context TEXT,
+  resource_link TEXT,
+  lineitem TEXT,
+  expires_ms BIGINT NOT NULL
+);
+)sql";
+
+Result<int> current_version(SqlConnection& connection) {
+  auto rows = connection.query("SELECT MAX(version) FROM schema_version", {});
+  if (!rows) return rows.error();
+  if (rows->empty() || !rows->front()[0]) return 0;
+  return std::stoi(*rows->front()[0]);
+}
+
+Result<int> migrate_locked(SqlConnection& connection, Dialect dialect) {
+  if (auto r = connection.exec_script(
+          "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)");
+      !r) {
+    return r.error();
+  }
+  const int known = static_cast<int>(migrations().size());
+  for (;;) {
+    if (auto r = connection.exec_script(dialect == Dialect::kSqlite ? "BEGIN IMMEDIATE" : "BEGIN");
+        !r) {
+      return r.error();
+    }
+    // Read inside the transaction: another server may have migrated meanwhile.
+    Result<int> version = current_version(connection);
+    Result<bool> step = true;
+    if (!version) {
+      step = version.error();
+    } else if (*version > known) {
+      step = store_error("the database's schema is version " + std::to_string(*version) +
+                         ", newer than this server's (" + std::to_string(known) +
+                         "); run the newer server");
+    } else if (*version < known) {
+      step = connection.exec_script(migrations()[static_cast<std::size_t>(*version)]);
+      if (step) {
+        step = connection.exec_script("INSERT INTO schema_version (version) VALUES (" +
+                                      std::to_string(*version + 1) + ")");
+      }
+    }
+    if (!step) {
+      (void)connection.exec_script("ROLLBACK");
+      return step.error();
+    }
+    if (auto r = connection.exec_script("COMMIT"); !r) return r.error();
+    if (*version >= known) return *version;
+  }
+}
+
+}  // namespace
+
+const std::vector<std::string_view>& migrations() {
+  static const std::vector<std::string_view> all = {kMigration1};
+  return all;
+}
+
+Result<int> migrate(SqlConnection& connection, Dialect dialect) {
+  if (dialect == Dialect::kSqlite) return migrate_locked(connection, dialect);
+  if (auto r = connection.exec_script("SELECT pg_advisory_lock(" + std::string(kMigrationLock) + ")");
+      !r) {
+    return r.error();
+  }
+  Result<int> migrated = migrate_locked(connection, dialect);
+  (void)connection.exec_script("SELECT pg_advisory_unlock(" + std::string(kMigrationLock) + ")");
+  return migrated;
+}
+
+}  // namespace headgrader::store

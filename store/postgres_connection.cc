@@ -1,0 +1,131 @@
+#include "postgres_connection.h"
+
+#include <libpq-fe.h>
+
+#include <charconv>
+
+#include "headgrader/limits.h"
+
+namespace headgrader::store {
+namespace {
+
+std::string to_text(const SqlValue& value) {
+  if (const auto* text = std::get_if<std::string>(&value)) return *text;
+  if (const auto* integer = std::get_if<std::int64_t>(&value)) return std::to_string(*integer);
+  char buffer[32];
+  const auto end = std::to_chars(buffer, buffer + sizeof buffer, std::get<double>(value)).ptr;
+  return std::string(buffer, end);
+}
+
+// libpq's message, without its trailing newline.
+std::string trimmed(const char* message) {
+  std::string text = message != nullptr ? message : "";
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  return text;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<SqlConnection>> PostgresConnection::open(const std::string& uri) {
+  // Keywords beside the URI, so that the URI's own settings stay as given.
+  const std::string timeout = std::to_string(limits::kPostgresConnectTimeout.count());
+  const std::string options = "-c statement_timeout=" +
+                              std::to_string(limits::kPostgresStatementTimeout.count() * 1000) +
+                              " -c client_min_messages=warning";
+  const char* keywords[] = {"dbname", "connect_timeout", "options", "application_name", nullptr};
+  const char* values[] = {uri.c_str(), timeout.c_str(), options.c_str(), "headgrader", nullptr};
+  PGconn* conn = PQconnectdbParams(keywords, values, /*expand_dbname=*/1);
+  if (conn == nullptr) return store_error("cannot connect to PostgreSQL: out of memory");
+  if (PQstatus(conn) != CONNECTION_OK) {
+    // libpq's reason names the host and port, never the password.
+    std::string reason = trimmed(PQerrorMessage(conn));
+    PQfinish(conn);
+    return store_error("cannot connect to PostgreSQL: " + reason);
+  }
+  return std::unique_ptr<SqlConnection>(new PostgresConnection(conn));
+}
+
+PostgresConnection::~PostgresConnection() { PQfinish(conn_); }
+
+bool PostgresConnection::broken() const { return PQstatus(conn_) != CONNECTION_OK; }
+
+Error PostgresConnection::error(std::string_view what) {
+  return store_error("PostgreSQL: " + std::string(what) + ": " + trimmed(PQerrorMessage(conn_)));
+}
+
+Result<std::vector<SqlRow>> PostgresConnection::query(std::string_view sql,
+                                                      const std::vector<SqlValue>& params) {
+  last_sqlstate_.clear();
+  const std::string key(sql);
+  auto found = statements_.find(key);
+  if (found == statements_.end()) {
+    const std::string name = "s" + std::to_string(statements_.size());
+    PGresult* prepared =
+        PQprepare(conn_, name.c_str(), key.c_str(), static_cast<int>(params.size()), nullptr);
+    const bool ok = PQresultStatus(prepared) == PGRES_COMMAND_OK;
+    if (!ok) {
+      const char* state = PQresultErrorField(prepared, PG_DIAG_SQLSTATE);
+      last_sqlstate_ = state != nullptr ? state : "";
+      Error failure = store_error("PostgreSQL: preparing a statement: " +
+                                  trimmed(PQresultErrorMessage(prepared)));
+      PQclear(prepared);
+      return failure;
+    }
+    PQclear(prepared);
+    found = statements_.emplace(key, name).first;
+  }
+  std::vector<std::string> texts(params.size());
+  std::vector<const char*> values(params.size(), nullptr);
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    if (std::holds_alternative<std::monostate>(params[i])) continue;
+    texts[i] = to_text(params[i]);
+    values[i] = texts[i].c_str();
+  }
+  PGresult* result = PQexecPrepared(conn_, found->second.c_str(), static_cast<int>(values.size()),
+                                    values.data(), nullptr, nullptr, 0);
+  const ExecStatusType status = PQresultStatus(result);
+  if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
+    const char* state = PQresultErrorField(result, PG_DIAG_SQLSTATE);
+    last_sqlstate_ = state != nullptr ? state : "";
+    Error failure =
+        result != nullptr
+            ? store_error("PostgreSQL: " + trimmed(PQresultErrorMessage(result)))
+            : error("running a statement");
+    PQclear(result);
+    return failure;
+  }
+  std::vector<SqlRow> rows;
+  const int count = PQntuples(result);
+  const int columns = PQnfields(result);
+  rows.reserve(static_cast<std::size_t>(count));
+  for (int r = 0; r < count; ++r) {
+    SqlRow row(static_cast<std::size_t>(columns));
+    for (int c = 0; c < columns; ++c) {
+      if (PQgetisnull(result, r, c)) continue;
+      row[static_cast<std::size_t>(c)] = std::string(
+          PQgetvalue(result, r, c), static_cast<std::size_t>(PQgetlength(result, r, c)));
+    }
+    rows.push_back(std::move(row));
+  }
+  PQclear(result);
+  return rows;
+}
+
+Result<bool> PostgresConnection::exec_script(std::string_view sql) {
+  last_sqlstate_.clear();
+  PGresult* result = PQexec(conn_, std::string(sql).c_str());
+  const ExecStatusType status = PQresultStatus(result);
+  if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
+    const char* state = PQresultErrorField(result, PG_DIAG_SQLSTATE);
+    last_sqlstate_ = state != nullptr ? state : "";
+    Error failure = result != nullptr
+                        ? store_error("PostgreSQL: " + trimmed(PQresultErrorMessage(result)))
+                        : error("running a script");
+    PQclear(result);
+    return failure;
+  }
+  PQclear(result);
+  return true;
+}
+
+}  // namespace headgrader::store

@@ -1,0 +1,41 @@
+// GET /v1/problems/{id}/stats (API.md §8) computed from what the store gives: counts, the
+// first-try pass rate, the histogram of students' latest scores and their commonest failures.
+// Thread-safety: pure functions.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "submission_store.h"
+
+namespace headgrader::store {
+
+inline constexpr std::size_t kScoreBins = 10;
+inline constexpr std::size_t kCommonFailures = 10;
+
+struct CommonFailure {
+  std::string input;
+  std::int64_t students = 0;
+};
+
+struct ProblemStats {
+  std::string problem;
+  std::int64_t submissions = 0;     // gradings, regradings aside
+  std::int64_t students = 0;        // students with at least one grading
+  std::int64_t students_passed = 0;  // students whose latest grading passed
+  // Of the students, the share whose first grading passed; nullopt when there are none.
+  std::optional<double> first_try_pass_rate;
+  // Students by the score of their latest grading: bin b holds [b/10, (b+1)/10), the last
+  // one [0.9, 1] closed. Binned from the test counts, so 0.3 lands in bin 3 exactly.
+  std::array<std::int64_t, kScoreBins> score_histogram{};
+  // The failing inputs shown in students' latest gradings, by how many students' show each
+  // (most first, then by input), at most kCommonFailures.
+  std::vector<CommonFailure> common_failures;
+};
+
+ProblemStats compute_stats(std::string problem, const StatsInputs& inputs);
+
+}  // namespace headgrader::store

@@ -1,0 +1,396 @@
+#include "sql_store.h"
+
+#include <algorithm>
+#include <charconv>
+#include <nlohmann/json.hpp>
+#include <map>
+#include <numeric>
+#include <set>
+
+#include "headgrader/limits.h"
+#include "migrations.h"
+#include "postgres_connection.h"
+
+namespace headgrader::store {
+namespace {
+
+constexpr std::string_view kColumns =
+    "id, time_ms, problem, problem_sha256, student, key_name, body, passed, score, tests_total, "
+    "tests_passed, tests_failed, failing_inputs, answer, regrade_of, idem_scope, idem_key, "
+    "idem_body_sha256, lms_context, lms_resource_link";
+// The list leaves out the two large texts (GET /v1/submissions shows records without them).
+constexpr std::string_view kListColumns =
+    "id, time_ms, problem, problem_sha256, student, key_name, '', passed, score, tests_total, "
+    "tests_passed, tests_failed, failing_inputs, '', regrade_of, idem_scope, idem_key, "
+    "idem_body_sha256, lms_context, lms_resource_link";
+
+constexpr std::size_t kInsertColumns = 20;
+constexpr std::string_view kInsertHead =
+    "INSERT INTO submissions (id, time_ms, problem, problem_sha256, student, key_name, body, "
+    "passed, score, tests_total, tests_passed, tests_failed, failing_inputs, answer, regrade_of, "
+    "idem_scope, idem_key, idem_body_sha256, lms_context, lms_resource_link) VALUES";
+constexpr std::string_view kInsertTail = " ON CONFLICT (idem_scope, idem_key) DO NOTHING RETURNING id";
+constexpr std::string_view kInsertPassback =
+    "INSERT INTO passback (id, submission_id, issuer, client_id, lineitem, payload, status, "
+    "attempts, last_status, last_error, next_attempt_ms, created_ms) VALUES ($1, $2, $3, $4, $5, "
+    "$6, 'pending', 0, NULL, '', $7, $7)";
+
+std::string failing_inputs_json(const std::vector<std::string>& inputs) {
+  return nlohmann::json(inputs).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::vector<SqlValue> insert_params(const SubmissionRecord& r) {
+  const IdempotencyTag* tag = r.idempotency ? &*r.idempotency : nullptr;
+  return {r.id,
+          r.time,
+          r.problem,
+          r.problem_sha256,
+          sql_text(r.student),
+          sql_text(r.key),
+          r.body,
+          std::int64_t{r.passed ? 1 : 0},
+          r.score,
+          r.tests_total,
+          r.tests_passed,
+          r.tests_failed,
+          failing_inputs_json(r.failing_inputs),
+          r.answer,
+          sql_text(r.regrade_of),
+          tag != nullptr ? SqlValue(tag->scope) : SqlValue(),
+          tag != nullptr ? SqlValue(tag->key) : SqlValue(),
+          tag != nullptr ? SqlValue(tag->body_sha256) : SqlValue(),
+          sql_text(r.lms_context),
+          sql_text(r.lms_resource_link)};
+}
+
+// "<time_ms>_<id>" of the last record on a page: the next page starts after it.
+std::string make_cursor(const SubmissionRecord& last) {
+  return std::to_string(last.time) + "_" + last.id;
+}
+
+bool parse_cursor(std::string_view cursor, TimeMs& time, std::string& id) {
+  const std::size_t sep = cursor.find('_');
+  if (sep == std::string_view::npos || sep == 0) return false;
+  const auto [end, ec] = std::from_chars(cursor.data(), cursor.data() + sep, time);
+  if (ec != std::errc() || end != cursor.data() + sep || time < 0) return false;
+  id = std::string(cursor.substr(sep + 1));
+  return !id.empty() && std::all_of(id.begin(), id.end(), [](char c) {
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+  });
+}
+
+// Rows of ON CONFLICT are written in one order by every server, so that two batches that
+// share idempotency keys wait for each other instead of deadlocking.
+std::vector<std::size_t> write_order(const std::vector<PendingCommit>& batch) {
+  std::vector<std::size_t> order(batch.size());
+  std::iota(order.begin(), order.end(), 0);
+  const auto tag = [&](std::size_t i) {
+    const auto& t = batch[i].record.idempotency;
+    return t ? std::pair(t->scope, t->key) : std::pair(std::string(), std::string());
+  };
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return tag(a) < tag(b); });
+  return order;
+}
+
+}  // namespace
+
+namespace rows {
+
+std::int64_t integer(const std::optional<std::string>& text) {
+  std::int64_t value = 0;
+  if (text) std::from_chars(text->data(), text->data() + text->size(), value);
+  return value;
+}
+
+double real(const std::optional<std::string>& text) {
+  double value = 0;
+  if (text) std::from_chars(text->data(), text->data() + text->size(), value);
+  return value;
+}
+
+SubmissionRecord record(const SqlRow& row, std::size_t first) {
+  const auto at = [&](std::size_t i) -> const std::optional<std::string>& {
+    return row[first + i];
+  };
+  const auto text = [&](std::size_t i) { return at(i).value_or(""); };
+  SubmissionRecord r;
+  r.id = text(0);
+  r.time = integer(at(1));
+  r.problem = text(2);
+  r.problem_sha256 = text(3);
+  r.student = at(4);
+  r.key = at(5);
+  r.body = text(6);
+  r.passed = integer(at(7)) != 0;
+  r.score = real(at(8));
+  r.tests_total = integer(at(9));
+  r.tests_passed = integer(at(10));
+  r.tests_failed = integer(at(11));
+  const auto inputs = nlohmann::json::parse(text(12), nullptr, /*allow_exceptions=*/false);
+  if (inputs.is_array()) {
+    for (const auto& input : inputs) {
+      if (input.is_string()) r.failing_inputs.push_back(input.get<std::string>());
+    }
+  }
+  r.answer = text(13);
+  r.regrade_of = at(14);
+  if (at(15) && at(16)) r.idempotency = IdempotencyTag{text(15), text(16), text(17)};
+  r.lms_context = at(18);
+  r.lms_resource_link = at(19);
+  return r;
+}
+
+}  // namespace rows
+
+Result<std::unique_ptr<SubmissionStore>> SqlStore::open(Dialect dialect,
+                                                        ConnectionPool::Opener opener) {
+  Result<std::unique_ptr<SqlConnection>> first = opener();
+  if (!first) return first.error();
+  if (auto migrated = migrate(**first, dialect); !migrated) return migrated.error();
+  return std::unique_ptr<SubmissionStore>(
+      new SqlStore(dialect, std::move(opener), std::move(first).value()));
+}
+
+SqlStore::SqlStore(Dialect dialect, ConnectionPool::Opener opener,
+                   std::unique_ptr<SqlConnection> committer_connection)
+    : dialect_(dialect),
+      opener_(opener),
+      pool_(std::move(opener), limits::kStorePoolConnections),
+      committer_connection_(std::move(committer_connection)),
+      committer_(std::make_unique<GroupCommitter>(
+          [this](std::vector<PendingCommit>& batch) { return write_batch(batch); },
+          limits::kMaxCommitBatch)) {}
+
+SqlStore::~SqlStore() { close(); }
+
+void SqlStore::close() { committer_->close(); }
+
+void SqlStore::commit(SubmissionRecord record, std::optional<PassbackRequest> passback,
+                      CommitCallback done) {
+  committer_->submit({std::move(record), std::move(passback), std::move(done)});
+}
+
+Result<std::vector<CommitOutcome>> SqlStore::write_batch(std::vector<PendingCommit>& batch) {
+  if (committer_connection_ == nullptr || committer_connection_->broken()) {
+    committer_connection_.reset();
+    Result<std::unique_ptr<SqlConnection>> opened = opener_();
+    if (!opened) return opened.error();
+    committer_connection_ = std::move(opened).value();
+  }
+  Result<std::vector<CommitOutcome>> written = write_batch_once(batch);
+  // PostgreSQL may still pick this batch as a deadlock's victim (another server's batch took
+  // the same idempotency keys): once more, now that the other has committed.
+  const auto* pg = dynamic_cast<const PostgresConnection*>(committer_connection_.get());
+  if (!written && pg != nullptr &&
+      (pg->last_sqlstate() == "40P01" || pg->last_sqlstate() == "40001")) {
+    written = write_batch_once(batch);
+  }
+  return written;
+}
+
+Result<std::vector<CommitOutcome>> SqlStore::write_batch_once(std::vector<PendingCommit>& batch) {
+  SqlConnection& db = *committer_connection_;
+  if (auto r = db.exec_script(dialect_ == Dialect::kSqlite ? "BEGIN IMMEDIATE" : "BEGIN"); !r) {
+    return r.error();
+  }
+  std::vector<CommitOutcome> outcomes(batch.size());
+  const auto fail = [&](const Error& error) -> Result<std::vector<CommitOutcome>> {
+    (void)db.exec_script("ROLLBACK");
+    return error;
+  };
+  // Pass 1: every record in one multi-row INSERT (one round trip to PostgreSQL, not one a
+  // record); RETURNING names those written.
+  const std::vector<std::size_t> order = write_order(batch);
+  std::string sql(kInsertHead);
+  std::vector<SqlValue> params;
+  params.reserve(order.size() * kInsertColumns);
+  for (std::size_t n = 0; n < order.size(); ++n) {
+    sql += n == 0 ? " (" : ", (";
+    for (std::size_t c = 0; c < kInsertColumns; ++c) {
+      if (c > 0) sql += ", ";
+      sql += "$" + std::to_string(n * kInsertColumns + c + 1);
+    }
+    sql += ")";
+    for (SqlValue& value : insert_params(batch[order[n]].record)) {
+      params.push_back(std::move(value));
+    }
+  }
+  sql += kInsertTail;
+  auto inserted = db.query(sql, params);
+  if (!inserted) return fail(inserted.error());
+  std::set<std::string> written;
+  for (const SqlRow& row : *inserted) written.insert(row[0].value_or(""));
+
+  // Pass 2: the records whose idempotency tag was taken get the record that holds it; the
+  // others their passback, if any, in this same transaction.
+  for (const std::size_t i : order) {
+    const SubmissionRecord& record = batch[i].record;
+    if (written.count(record.id) == 0) {
+      if (!record.idempotency) return fail(store_error("a record was not written"));
+      auto kept = db.query("SELECT " + std::string(kColumns) +
+                               " FROM submissions WHERE idem_scope = $1 AND idem_key = $2",
+                           {record.idempotency->scope, record.idempotency->key});
+      if (!kept) return fail(kept.error());
+      if (kept->empty()) return fail(store_error("an idempotency key's record vanished"));
+      outcomes[i] = {false, rows::record(kept->front())};
+      continue;
+    }
+    if (const auto& passback = batch[i].passback) {
+      auto queued = db.query(kInsertPassback,
+                             {new_submission_id(record.time), record.id, passback->issuer,
+                              passback->client_id, passback->lineitem, passback->payload,
+                              record.time});
+      if (!queued) return fail(queued.error());
+    }
+    outcomes[i] = {true, record};
+  }
+  if (auto r = db.exec_script("COMMIT"); !r) return fail(r.error());
+  return outcomes;
+}
+
+Result<std::vector<SqlRow>> SqlStore::run(std::string_view sql,
+                                          const std::vector<SqlValue>& params) {
+  Result<ConnectionPool::Lease> lease = pool_.borrow();
+  if (!lease) return lease.error();
+  return (*lease)->query(sql, params);
+}
+
+Result<std::optional<SubmissionRecord>> SqlStore::find_one(std::string_view where,
+                                                           const std::vector<SqlValue>& params) {
+  auto found = run("SELECT " + std::string(kColumns) + " FROM submissions WHERE " +
+                       std::string(where),
+                   params);
+  if (!found) return found.error();
+  if (found->empty()) return std::optional<SubmissionRecord>();
+  return std::optional<SubmissionRecord>(rows::record(found->front()));
+}
+
+Result<std::optional<SubmissionRecord>> SqlStore::find_idempotent(std::string_view scope,
+                                                                  std::string_view key) {
+  return find_one("idem_scope = $1 AND idem_key = $2", {std::string(scope), std::string(key)});
+}
+
+Result<std::optional<SubmissionRecord>> SqlStore::get(std::string_view id) {
+  return find_one("id = $1", {std::string(id)});
+}
+
+Result<SubmissionPage> SqlStore::list(const SubmissionQuery& query) {
+  std::string sql = "SELECT " + std::string(kListColumns) + " FROM submissions WHERE 1 = 1";
+  std::vector<SqlValue> params;
+  const auto add = [&](std::string_view condition, SqlValue value) {
+    params.push_back(std::move(value));
+    std::string text(condition);
+    text.replace(text.find('?'), 1, "$" + std::to_string(params.size()));
+    sql += " AND ";
+    sql += text;
+  };
+  if (query.problem) add("problem = ?", *query.problem);
+  if (query.student) add("student = ?", *query.student);
+  if (query.passed) add("passed = ?", std::int64_t{*query.passed ? 1 : 0});
+  if (query.since) add("time_ms >= ?", *query.since);
+  if (query.until) add("time_ms < ?", *query.until);
+  if (!query.cursor.empty()) {
+    TimeMs time = 0;
+    std::string id;
+    if (!parse_cursor(query.cursor, time, id)) {
+      return Error{"bad_request", "cursor is not one that this server gave as next_cursor",
+                   "cursor"};
+    }
+    params.push_back(time);
+    const std::string t = "$" + std::to_string(params.size());
+    params.push_back(id);
+    const std::string i = "$" + std::to_string(params.size());
+    sql += " AND (time_ms < " + t + " OR (time_ms = " + t + " AND id < " + i + "))";
+  }
+  const int limit = std::clamp(query.limit, 1, limits::kMaxListLimit);
+  // One more than asked: whether there is a next page.
+  sql += " ORDER BY time_ms DESC, id DESC LIMIT " + std::to_string(limit + 1);
+  auto found = run(sql, params);
+  if (!found) return found.error();
+  SubmissionPage page;
+  for (const SqlRow& row : *found) page.records.push_back(rows::record(row));
+  if (page.records.size() > static_cast<std::size_t>(limit)) {
+    page.records.resize(static_cast<std::size_t>(limit));
+    page.next_cursor = make_cursor(page.records.back());
+  }
+  return page;
+}
+
+Result<WindowUse> SqlStore::gradings_since(const RateScope& scope, TimeMs since,
+                                           std::int64_t cap) {
+  cap = std::max<std::int64_t>(cap, 1);
+  std::string where = "regrade_of IS NULL AND time_ms >= $1 AND ";
+  std::vector<SqlValue> params = {since};
+  if (scope.kind == RateScope::Kind::kKey) {
+    where += "key_name = $2";
+    params.push_back(scope.key);
+  } else {
+    where += "problem = $2 AND student = $3";
+    params.push_back(scope.problem);
+    params.push_back(scope.student);
+  }
+  params.push_back(cap);
+  const std::string cap_param = "$" + std::to_string(params.size());
+  // The newest `cap` in the window, oldest of them last: the count, and when the window will
+  // have room again.
+  auto found = run("SELECT COUNT(*), MIN(time_ms) FROM (SELECT time_ms FROM submissions WHERE " +
+                       where + " ORDER BY time_ms DESC LIMIT " + cap_param + ") AS newest",
+                   params);
+  if (!found) return found.error();
+  WindowUse use;
+  if (!found->empty()) {
+    use.count = rows::integer(found->front()[0]);
+    if (use.count >= cap) use.cap_th_newest = rows::integer(found->front()[1]);
+  }
+  return use;
+}
+
+// The latest record of each student: no later one of the same student on the problem.
+Result<std::vector<SubmissionRecord>> SqlStore::latest_per_student(std::string_view problem) {
+  auto found = run("SELECT " + std::string(kColumns) +
+                       " FROM submissions s WHERE s.problem = $1 AND s.student IS NOT NULL AND "
+                       "NOT EXISTS (SELECT 1 FROM submissions t WHERE t.problem = s.problem AND "
+                       "t.student = s.student AND (t.time_ms > s.time_ms OR (t.time_ms = "
+                       "s.time_ms AND t.id > s.id))) ORDER BY s.student",
+                   {std::string(problem)});
+  if (!found) return found.error();
+  std::vector<SubmissionRecord> latest;
+  for (const SqlRow& row : *found) latest.push_back(rows::record(row));
+  std::sort(latest.begin(), latest.end(), [](const SubmissionRecord& a, const SubmissionRecord& b) {
+    return a.student < b.student;
+  });
+  return latest;
+}
+
+Result<StatsInputs> SqlStore::stats_inputs(std::string_view problem) {
+  StatsInputs inputs;
+  auto count = run("SELECT COUNT(*) FROM submissions WHERE problem = $1 AND regrade_of IS NULL",
+                   {std::string(problem)});
+  if (!count) return count.error();
+  inputs.submissions = count->empty() ? 0 : rows::integer(count->front()[0]);
+  auto first = run(
+      "SELECT s.student, s.passed FROM submissions s WHERE s.problem = $1 AND s.student IS NOT "
+      "NULL AND s.regrade_of IS NULL AND NOT EXISTS (SELECT 1 FROM submissions t WHERE "
+      "t.problem = s.problem AND t.student = s.student AND t.regrade_of IS NULL AND (t.time_ms < "
+      "s.time_ms OR (t.time_ms = s.time_ms AND t.id < s.id))) ORDER BY s.student",
+      {std::string(problem)});
+  if (!first) return first.error();
+  auto latest = latest_per_student(problem);
+  if (!latest) return latest.error();
+  // Sorted here, not by the database: its collation need not be byte order.
+  std::map<std::string, bool> first_passed;
+  for (const SqlRow& row : *first) first_passed[row[0].value_or("")] = rows::integer(row[1]) != 0;
+  for (SubmissionRecord& record : latest.value()) {
+    StudentSummary summary;
+    summary.student = record.student.value_or("");
+    summary.first_passed = first_passed[summary.student];
+    summary.latest = std::move(record);
+    inputs.students.push_back(std::move(summary));
+  }
+  std::sort(inputs.students.begin(), inputs.students.end(),
+            [](const StudentSummary& a, const StudentSummary& b) { return a.student < b.student; });
+  return inputs;
+}
+
+}  // namespace headgrader::store

@@ -1,0 +1,85 @@
+// SubmissionStore over any SqlConnection (SQLite or PostgreSQL): the same statements, the same
+// migrations and the same group commit for both, with the few dialect differences in place
+// (SQLite's BEGIN IMMEDIATE, PostgreSQL's FOR UPDATE SKIP LOCKED and deadlock retry). The
+// committer thread has a connection of its own; everything else borrows from a pool.
+// Thread-safety: as SubmissionStore.
+#pragma once
+
+#include <memory>
+#include <mutex>
+
+#include "connection_pool.h"
+#include "group_committer.h"
+#include "submission_store.h"
+
+namespace headgrader::store {
+
+class SqlStore final : public SubmissionStore {
+ public:
+  // Connects once, migrates, then starts the committer.
+  static Result<std::unique_ptr<SubmissionStore>> open(Dialect dialect,
+                                                       ConnectionPool::Opener opener);
+  ~SqlStore() override;
+
+  void commit(SubmissionRecord record, std::optional<PassbackRequest> passback,
+              CommitCallback done) override;
+  Result<std::optional<SubmissionRecord>> find_idempotent(std::string_view scope,
+                                                          std::string_view key) override;
+  Result<std::optional<SubmissionRecord>> get(std::string_view id) override;
+  Result<SubmissionPage> list(const SubmissionQuery& query) override;
+  Result<WindowUse> gradings_since(const RateScope& scope, TimeMs since,
+                                   std::int64_t cap) override;
+  Result<StatsInputs> stats_inputs(std::string_view problem) override;
+  Result<std::vector<SubmissionRecord>> latest_per_student(std::string_view problem) override;
+
+  Result<std::vector<PassbackItem>> claim_passbacks(TimeMs now, TimeMs lease,
+                                                    int limit) override;
+  Result<bool> mark_passback_sent(std::string_view id, int http_status) override;
+  Result<bool> mark_passback_failed(std::string_view id, std::optional<int> http_status,
+                                    std::string_view error) override;
+  Result<bool> mark_passback_retry(std::string_view id, std::optional<int> http_status,
+                                   std::string_view error, TimeMs next_attempt) override;
+  Result<bool> retry_passback(std::string_view id, TimeMs now) override;
+  Result<std::vector<PassbackItem>> list_passbacks(std::optional<PassbackStatus> status,
+                                                   int limit) override;
+
+  Result<bool> use_once(std::string_view value, TimeMs expires, TimeMs now) override;
+  Result<bool> put_once(std::string_view value, TimeMs expires) override;
+  Result<bool> take_once(std::string_view value, TimeMs now) override;
+
+  Result<bool> put_student_token(const StudentToken& token) override;
+  Result<std::optional<StudentToken>> find_student_token(std::string_view token_sha256,
+                                                         TimeMs now) override;
+
+  CommitCounters counters() const override { return committer_->counters(); }
+  void close() override;
+
+ private:
+  SqlStore(Dialect dialect, ConnectionPool::Opener opener,
+           std::unique_ptr<SqlConnection> committer_connection);
+
+  Result<std::vector<CommitOutcome>> write_batch(std::vector<PendingCommit>& batch);
+  Result<std::vector<CommitOutcome>> write_batch_once(std::vector<PendingCommit>& batch);
+  // One statement on a pooled connection.
+  Result<std::vector<SqlRow>> run(std::string_view sql, const std::vector<SqlValue>& params);
+  Result<std::optional<SubmissionRecord>> find_one(std::string_view where,
+                                                   const std::vector<SqlValue>& params);
+  Result<bool> mark_passback(std::string_view id, std::string_view status,
+                             std::optional<int> http_status, std::string_view error,
+                             TimeMs next_attempt);
+
+  const Dialect dialect_;
+  const ConnectionPool::Opener opener_;
+  ConnectionPool pool_;
+  std::unique_ptr<SqlConnection> committer_connection_;  // the committer thread's alone
+  std::unique_ptr<GroupCommitter> committer_;            // last: its thread uses the rest
+};
+
+// Row decoding shared by the store's files.
+namespace rows {
+std::int64_t integer(const std::optional<std::string>& text);
+double real(const std::optional<std::string>& text);
+SubmissionRecord record(const SqlRow& row, std::size_t first = 0);
+}  // namespace rows
+
+}  // namespace headgrader::store

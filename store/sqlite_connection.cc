@@ -1,0 +1,139 @@
+#include "sqlite_connection.h"
+
+#include <sqlite3.h>
+
+#include <charconv>
+#include <system_error>
+
+#include "headgrader/limits.h"
+
+namespace headgrader::store {
+namespace {
+
+std::string shortest(double x) {
+  char buffer[32];
+  const auto end = std::to_chars(buffer, buffer + sizeof buffer, x).ptr;
+  return std::string(buffer, end);
+}
+
+}  // namespace
+
+Result<std::unique_ptr<SqlConnection>> SqliteConnection::open(const std::filesystem::path& path) {
+  const std::filesystem::path folder =
+      path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+  std::error_code ec;
+  if (!std::filesystem::is_directory(folder, ec)) {
+    return store_error("cannot open the SQLite store " + path.string() + ": the folder " +
+                       folder.string() + " does not exist (it is not created)");
+  }
+  sqlite3* db = nullptr;
+  const int rc = sqlite3_open_v2(path.c_str(), &db,
+                                 SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+                                 nullptr);
+  if (rc != SQLITE_OK) {
+    std::string reason = db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+    sqlite3_close(db);
+    return store_error("cannot open the SQLite store " + path.string() + ": " + reason);
+  }
+  std::unique_ptr<SqliteConnection> connection(new SqliteConnection(db));
+  sqlite3_busy_timeout(db, static_cast<int>(limits::kStoreBusyTimeout.count()));
+  // WAL: readers never wait for the writer; FULL: the WAL is synced at each commit, so an
+  // answered grading survives a crash of the process and of the machine.
+  if (auto r = connection->exec_script(
+          "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON");
+      !r) {
+    return store_error("cannot open the SQLite store " + path.string() + ": " + r.error().message);
+  }
+  return std::unique_ptr<SqlConnection>(std::move(connection));
+}
+
+SqliteConnection::~SqliteConnection() {
+  for (auto& [sql, prepared] : statements_) sqlite3_finalize(prepared.statement);
+  sqlite3_close(db_);
+}
+
+Error SqliteConnection::error(std::string_view what) const {
+  return store_error("SQLite: " + std::string(what) + ": " + sqlite3_errmsg(db_));
+}
+
+Result<std::vector<SqlRow>> SqliteConnection::query(std::string_view sql,
+                                                    const std::vector<SqlValue>& params) {
+  const std::string key(sql);
+  auto found = statements_.find(key);
+  if (found == statements_.end()) {
+    sqlite3_stmt* prepared = nullptr;
+    if (sqlite3_prepare_v3(db_, key.c_str(), static_cast<int>(key.size()),
+                           SQLITE_PREPARE_PERSISTENT, &prepared, nullptr) != SQLITE_OK) {
+      return error("preparing a statement");
+    }
+    std::vector<int> index_of(params.size());
+    for (std::size_t i = 0; i < params.size(); ++i) {
+      index_of[i] = sqlite3_bind_parameter_index(prepared, ("$" + std::to_string(i + 1)).c_str());
+    }
+    found = statements_.emplace(key, Prepared{prepared, std::move(index_of)}).first;
+  }
+  sqlite3_stmt* const statement = found->second.statement;
+  const std::vector<int>& index_of = found->second.index_of;
+  sqlite3_reset(statement);
+  sqlite3_clear_bindings(statement);
+  for (std::size_t i = 0; i < params.size() && i < index_of.size(); ++i) {
+    const int index = index_of[i];
+    if (index == 0) continue;  // not used by this statement
+    const SqlValue& value = params[i];
+    int rc = SQLITE_OK;
+    if (const auto* text = std::get_if<std::string>(&value)) {
+      rc = sqlite3_bind_text(statement, index, text->data(), static_cast<int>(text->size()),
+                             SQLITE_STATIC);  // `params` outlives the statement's run
+    } else if (const auto* integer = std::get_if<std::int64_t>(&value)) {
+      rc = sqlite3_bind_int64(statement, index, *integer);
+    } else if (const auto* real = std::get_if<double>(&value)) {
+      rc = sqlite3_bind_double(statement, index, *real);
+    } else {
+      rc = sqlite3_bind_null(statement, index);
+    }
+    if (rc != SQLITE_OK) return error("binding a parameter");
+  }
+  std::vector<SqlRow> rows;
+  for (;;) {
+    const int rc = sqlite3_step(statement);
+    if (rc == SQLITE_DONE) break;
+    if (rc != SQLITE_ROW) {
+      Error failure = error("running a statement");
+      sqlite3_reset(statement);
+      sqlite3_clear_bindings(statement);  // the texts were bound without a copy
+      return failure;
+    }
+    const int columns = sqlite3_column_count(statement);
+    SqlRow row(static_cast<std::size_t>(columns));
+    for (int c = 0; c < columns; ++c) {
+      switch (sqlite3_column_type(statement, c)) {
+        case SQLITE_NULL:
+          break;
+        case SQLITE_FLOAT:  // sqlite's own text has 15 digits: not a round trip
+          row[static_cast<std::size_t>(c)] = shortest(sqlite3_column_double(statement, c));
+          break;
+        default: {
+          const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(statement, c));
+          row[static_cast<std::size_t>(c)] =
+              std::string(text, static_cast<std::size_t>(sqlite3_column_bytes(statement, c)));
+        }
+      }
+    }
+    rows.push_back(std::move(row));
+  }
+  sqlite3_reset(statement);
+  sqlite3_clear_bindings(statement);  // the texts were bound without a copy
+  return rows;
+}
+
+Result<bool> SqliteConnection::exec_script(std::string_view sql) {
+  char* message = nullptr;
+  if (sqlite3_exec(db_, std::string(sql).c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
+    std::string reason = message != nullptr ? message : sqlite3_errmsg(db_);
+    sqlite3_free(message);
+    return store_error("SQLite: " + reason);
+  }
+  return true;
+}
+
+}  // namespace headgrader::store

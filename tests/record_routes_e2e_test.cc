@@ -1,0 +1,314 @@
+// The staff routes of the submission record (API.md §8) against the real binaries, with keys
+// made by `headgrader keys`: who may use them, the list and its filters and cursor, one whole
+// record, the CSV parsed back, stats against counts worked out from the answers by hand, a
+// regrade after the problem file changed (PUT), the lms key's cap, and Idempotency-Keys
+// scoped to the key. On SQLite and PostgreSQL.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "csv_reader.h"
+#include "headgrader/report.h"
+#include "server_harness.h"
+#include "store_test_support.h"
+
+namespace headgrader::server {
+namespace {
+
+using namespace harness;
+using store::testing::Backend;
+using store::testing::TestDatabase;
+namespace fs = std::filesystem;
+
+const std::string kSolution = R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]})";
+const std::string kWrongKey = R"({"W_q": [[1, 1]], "W_k": [[0, 1]], "W_V": [[1, 0], [0, 1]]})";
+const std::string kSwapped = R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[0, 1], [1, 0]]})";
+const std::string kGrade = "/v1/problems/consonant-anywhere/grade";
+
+std::string with_student(const std::string& body, const std::string& student) {
+  return body.substr(0, body.size() - 1) + R"(, "student": ")" + student + "\"}";
+}
+
+std::string shell(const std::string& command, int* status = nullptr) {
+  FILE* pipe = ::popen((command + " 2>/dev/null").c_str(), "r");
+  std::string out;
+  char buffer[4096];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
+  const int raw = ::pclose(pipe);
+  if (status != nullptr) *status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  if (out.ends_with('\n')) out.pop_back();
+  return out;
+}
+
+HttpResponse call(std::uint16_t port, const std::string& method, const std::string& target,
+                  const std::string& key = "", const std::string& body = "",
+                  const std::vector<std::string>& headers = {}) {
+  std::string raw = method + " " + target + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n";
+  if (!key.empty()) raw += "Authorization: Bearer " + key + "\r\n";
+  for (const std::string& header : headers) raw += header + "\r\n";
+  if (!body.empty() || method == "POST" || method == "PUT") {
+    raw += "Content-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) +
+           "\r\n";
+  }
+  raw += "\r\n" + body;
+  std::optional<HttpResponse> response = exchange_raw(port, raw);
+  if (!response) throw std::runtime_error("no answer to " + method + " " + target);
+  return *response;
+}
+
+std::string code_of(const HttpResponse& response) {
+  return Json::parse(response.body())["error"]["code"].get<std::string>();
+}
+
+class RecordRoutes : public ::testing::TestWithParam<Backend> {
+ protected:
+  void SetUp() override {
+    db_ = TestDatabase::make(GetParam());
+    if (!db_) {
+      if (HasFailure()) return;
+      GTEST_SKIP() << "HEADGRADER_TEST_POSTGRES is not set: run under scripts/with-postgres.sh";
+    }
+    root_ = fs::temp_directory_path() /
+            ("headgrader-records-" + std::to_string(::getpid()) + "-" +
+             std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-" +
+             std::to_string(counter_++));
+    fs::remove_all(root_);
+    fs::create_directories(root_ / "problems");
+    for (const char* id : {"consonant-anywhere", "consonant-proportion"}) {
+      fs::copy_file(fs::path(HEADGRADER_SOURCE_DIR "/problems") / (std::string(id) + ".json"),
+                    root_ / "problems" / (std::string(id) + ".json"));
+    }
+    const std::string keys = (root_ / "keys.json").string();
+    const std::string cli = HEADGRADER_CLI_BIN;
+    staff_ = shell(cli + " keys add --keys " + keys + " --name ta --role staff");
+    lms_ = shell(cli + " keys add --keys " + keys + " --name canvas --role lms");
+    moodle_ = shell(cli + " keys add --keys " + keys + " --name moodle --role lms");
+    ASSERT_EQ(staff_.size(), 43u);
+  }
+  void TearDown() override {
+    server_.reset();
+    std::error_code ignored;
+    if (!root_.empty()) fs::remove_all(root_, ignored);
+  }
+  std::uint16_t start(std::vector<std::string> more = {}) {
+    std::vector<std::string> args = {"--port",     "0", "--address", "127.0.0.1",
+                                     "--problems", (root_ / "problems").string(),
+                                     "--keys",     (root_ / "keys.json").string(),
+                                     "--store",    db_->url()};
+    args.insert(args.end(), more.begin(), more.end());
+    server_ = std::make_unique<ServerProcess>(args);
+    return server_->wait_listening();
+  }
+  HttpResponse grade(std::uint16_t port, const std::string& body,
+                     const std::vector<std::string>& headers = {}) {
+    return call(port, "POST", kGrade, lms_, body, headers);
+  }
+
+  static inline int counter_ = 0;
+  std::unique_ptr<TestDatabase> db_;
+  fs::path root_;
+  std::string staff_, lms_, moodle_;
+  std::unique_ptr<ServerProcess> server_;
+};
+
+TEST_P(RecordRoutes, OnlyAStaffKeyMayReadTheRecord) {
+  const std::uint16_t port = start();
+  ASSERT_NE(port, 0);
+  for (const std::string path : {"/v1/submissions", "/v1/submissions.csv",
+                                 "/v1/submissions/0123", "/v1/problems/consonant-anywhere/stats"}) {
+    const HttpResponse nobody = call(port, "GET", path);
+    EXPECT_EQ(nobody.result(), http::status::unauthorized) << path;
+    EXPECT_EQ(nobody[http::field::www_authenticate], "Bearer");
+    const HttpResponse lms = call(port, "GET", path, lms_);
+    EXPECT_EQ(lms.result(), http::status::forbidden) << path;
+    EXPECT_EQ(code_of(lms), "forbidden");
+  }
+  EXPECT_EQ(call(port, "POST", "/v1/problems/consonant-anywhere/regrade", lms_, "{}").result(),
+            http::status::forbidden);
+  EXPECT_EQ(call(port, "GET", "/v1/submissions", staff_).result(), http::status::ok);
+  EXPECT_EQ(call(port, "GET", "/v1/submissions/0123", staff_).result(), http::status::not_found);
+  EXPECT_EQ(call(port, "GET", "/v1/problems/nope/stats", staff_).result(),
+            http::status::not_found);
+  const HttpResponse wrong_method = call(port, "GET", "/v1/problems/consonant-anywhere/regrade",
+                                         staff_);
+  EXPECT_EQ(wrong_method.result(), http::status::method_not_allowed);
+  EXPECT_EQ(wrong_method[http::field::allow], "POST");
+}
+
+TEST_P(RecordRoutes, WithoutKeysTheStaffRoutesAreDisabled) {
+  server_ = std::make_unique<ServerProcess>(std::vector<std::string>{
+      "--port", "0", "--address", "127.0.0.1", "--problems", (root_ / "problems").string(),
+      "--store", db_->url()});
+  const std::uint16_t port = server_->wait_listening();
+  ASSERT_NE(port, 0);
+  const HttpResponse answer = call(port, "GET", "/v1/submissions");
+  EXPECT_EQ(answer.result(), http::status::forbidden);
+  EXPECT_EQ(code_of(answer), "staff_disabled");
+}
+
+TEST_P(RecordRoutes, ListGetAndCsvShowWhatWasGraded) {
+  const std::uint16_t port = start();
+  ASSERT_NE(port, 0);
+  const HttpResponse ada = grade(port, with_student(kSolution, "ada"));
+  const HttpResponse bob = grade(port, with_student(kWrongKey, "bob, \"the\" builder"));
+  const HttpResponse anon = call(port, "POST", kGrade, staff_, kSwapped);
+  ASSERT_EQ(ada.result(), http::status::ok);
+  ASSERT_EQ(bob.result(), http::status::ok);
+  ASSERT_EQ(anon.result(), http::status::ok);
+  const Json a = Json::parse(ada.body()), b = Json::parse(bob.body()), c = Json::parse(anon.body());
+
+  const Json all = Json::parse(call(port, "GET", "/v1/submissions", staff_).body());
+  ASSERT_EQ(all["submissions"].size(), 3u);
+  EXPECT_EQ(all["submissions"][0]["id"], c["submission_id"]);  // newest first
+  EXPECT_EQ(all["submissions"][0]["key"], "ta");
+  EXPECT_TRUE(all["submissions"][0]["student"].is_null());
+  EXPECT_EQ(all["submissions"][2]["id"], a["submission_id"]);
+  EXPECT_EQ(all["submissions"][2]["key"], "canvas");
+  EXPECT_EQ(all["submissions"][1]["score"], b["score"]);
+  EXPECT_EQ(all["submissions"][1]["tests"], b["tests"]);
+  EXPECT_TRUE(all["next_cursor"].is_null());
+  // The problem file's SHA-256, by sha256sum.
+  const std::string file = (root_ / "problems" / "consonant-anywhere.json").string();
+  const std::string sum = shell("sha256sum " + file);
+  EXPECT_EQ(all["submissions"][0]["problem_sha256"], sum.substr(0, 64));
+
+  const Json page1 = Json::parse(call(port, "GET", "/v1/submissions?limit=2", staff_).body());
+  ASSERT_EQ(page1["submissions"].size(), 2u);
+  const Json page2 = Json::parse(
+      call(port, "GET",
+           "/v1/submissions?limit=2&cursor=" + page1["next_cursor"].get<std::string>(), staff_)
+          .body());
+  ASSERT_EQ(page2["submissions"].size(), 1u);
+  EXPECT_EQ(page2["submissions"][0]["id"], a["submission_id"]);
+  const Json failed = Json::parse(
+      call(port, "GET", "/v1/submissions?passed=false&problem=consonant-anywhere", staff_).body());
+  EXPECT_EQ(failed["submissions"].size(), 2u);
+  const Json by_student =
+      Json::parse(call(port, "GET", "/v1/submissions?student=bob%2C+%22the%22+builder", staff_)
+                      .body());
+  ASSERT_EQ(by_student["submissions"].size(), 1u);
+  EXPECT_EQ(call(port, "GET", "/v1/submissions?limit=5000", staff_).result(),
+            http::status::bad_request);
+
+  const HttpResponse one =
+      call(port, "GET", "/v1/submissions/" + b["submission_id"].get<std::string>(), staff_);
+  ASSERT_EQ(one.result(), http::status::ok);
+  const Json record = Json::parse(one.body());
+  EXPECT_EQ(record["matrices"], Json::parse(kWrongKey));
+  EXPECT_EQ(record["answer"], b);
+  EXPECT_EQ(record["failing_inputs"].size(), b["failures"].size());
+
+  const HttpResponse csv = call(port, "GET", "/v1/submissions.csv", staff_);
+  ASSERT_EQ(csv.result(), http::status::ok);
+  EXPECT_EQ(csv[http::field::content_type], "text/csv; charset=utf-8");
+  const auto rows = testing_csv::parse_csv(csv.body());
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_EQ(rows[0][0], "id");
+  EXPECT_EQ(rows[2][3], "bob, \"the\" builder");
+  EXPECT_EQ(rows[2][5], "false");
+  EXPECT_EQ(std::stod(rows[2][6]), b["score"].get<double>());
+  EXPECT_EQ(rows[2][7], std::to_string(b["tests"]["total"].get<int>()));
+  EXPECT_EQ(rows[2][8], std::to_string(b["tests"]["failed"].get<int>()));
+
+  // The student named in a query never reaches the access log; no matrix either.
+  const std::string log = server_->stderr_text_when(
+      [](const std::string& text) { return text.find("submissions.csv") != std::string::npos; });
+  EXPECT_EQ(log.find("builder"), std::string::npos);
+  EXPECT_EQ(log.find("W_q"), std::string::npos);
+}
+
+TEST_P(RecordRoutes, StatsAndRegradeAfterTheProblemChanged) {
+  const std::uint16_t port = start();
+  ASSERT_NE(port, 0);
+  // ada: wrong, then right. bob: right. cy: values swapped (score 0: every string fails).
+  grade(port, with_student(kWrongKey, "ada"));
+  grade(port, with_student(kSolution, "bob"));
+  grade(port, with_student(kSolution, "ada"));
+  const Json cy = Json::parse(grade(port, with_student(kSwapped, "cy")).body());
+  grade(port, kSwapped);  // no student
+  const Json stats =
+      Json::parse(call(port, "GET", "/v1/problems/consonant-anywhere/stats", staff_).body());
+  EXPECT_EQ(stats["submissions"], 5);
+  EXPECT_EQ(stats["students"], 3);
+  EXPECT_EQ(stats["students_passed"], 2);
+  EXPECT_EQ(stats["first_try_pass_rate"], 1.0 / 3.0);
+  std::vector<int> bins(10, 0);
+  bins[9] = 2;  // ada and bob: 1.0, the closed last bin
+  bins[static_cast<std::size_t>(cy["tests"]["passed"].get<int>() * 10 /
+                                cy["tests"]["total"].get<int>())] += 1;
+  EXPECT_EQ(stats["score_histogram"], Json(bins));
+  ASSERT_EQ(stats["common_failures"].size(), cy["failures"].size());
+  EXPECT_EQ(stats["common_failures"][0]["students"], 1);
+  EXPECT_EQ(stats["common_failures"][0]["input"], cy["failures"][0]["input"]);
+
+  // A stricter tolerance, PUT while serving: the handout's solution (1/(1 + e^-5) ≈ 0.993
+  // where 1 is expected) no longer passes at 0.001; a key of 20 (1 - 2e-9 per consonant) does.
+  std::ifstream in(root_ / "problems" / "consonant-anywhere.json");
+  Json problem = Json::parse(in);
+  problem["tolerance"] = 0.001;
+  problem["reference"]["W_k"] = Json::parse("[[0, 20]]");
+  const HttpResponse put =
+      call(port, "PUT", "/v1/problems/consonant-anywhere", staff_, problem.dump());
+  ASSERT_EQ(put.result(), http::status::ok) << put.body();
+  const HttpResponse regraded =
+      call(port, "POST", "/v1/problems/consonant-anywhere/regrade", staff_, "{}");
+  ASSERT_EQ(regraded.result(), http::status::ok) << regraded.body();
+  const Json result = Json::parse(regraded.body());
+  EXPECT_EQ(result["regraded"], 3);
+  std::vector<std::string> changed;
+  for (const Json& entry : result["changed"]) changed.push_back(entry["student"]);
+  EXPECT_EQ(changed, (std::vector<std::string>{"ada", "bob"}));  // cy fails either way
+  const Json& bob = result["changed"][1];
+  EXPECT_EQ(bob["before"], (Json{{"passed", true}, {"score", 1}}));
+  EXPECT_EQ(bob["after"]["passed"], false);
+  const Json record = Json::parse(
+      call(port, "GET", "/v1/submissions/" + bob["submission_id"].get<std::string>(), staff_)
+          .body());
+  EXPECT_TRUE(record["regrade_of"].is_string());
+  EXPECT_EQ(record["key"], "ta");
+  const std::string sum =
+      shell("sha256sum " + (root_ / "problems" / "consonant-anywhere.json").string());
+  EXPECT_EQ(record["problem_sha256"], sum.substr(0, 64));  // the file as it is now
+  const Json after =
+      Json::parse(call(port, "GET", "/v1/problems/consonant-anywhere/stats", staff_).body());
+  EXPECT_EQ(after["submissions"], 5);  // regradings are not submissions
+  EXPECT_EQ(after["students_passed"], 0);
+}
+
+TEST_P(RecordRoutes, IdempotencyKeysAreScopedToTheKeyAndLmsKeysAreCapped) {
+  const std::uint16_t port = start({"--rate-limit", "1/1h"});
+  ASSERT_NE(port, 0);
+  const std::string body = with_student(kWrongKey, "ada");
+  const HttpResponse canvas = grade(port, body, {"Idempotency-Key: same"});
+  const HttpResponse moodle = call(port, "POST", kGrade, moodle_, body, {"Idempotency-Key: same"});
+  ASSERT_EQ(canvas.result(), http::status::ok);
+  // The same student and problem: the per-student limit (1/1h) counts across keys.
+  EXPECT_EQ(moodle.result(), http::status::too_many_requests);
+  const HttpResponse replay = grade(port, body, {"Idempotency-Key: same"});
+  EXPECT_EQ(replay.body(), canvas.body());  // a replay is no new grading: not limited
+  const HttpResponse other =
+      call(port, "POST", kGrade, moodle_, with_student(kWrongKey, "bob"), {"Idempotency-Key: same"});
+  EXPECT_EQ(other.result(), http::status::ok);  // moodle's "same" is not canvas's
+
+  // Without students, canvas may send 100 × 1 gradings an hour in all (one is used above).
+  int ok = 1;
+  HttpResponse last;
+  for (int i = 0; i < 100; ++i) {
+    last = grade(port, kWrongKey);
+    if (last.result() == http::status::ok) ++ok;
+  }
+  EXPECT_EQ(ok, 100);
+  EXPECT_EQ(last.result(), http::status::too_many_requests);
+  EXPECT_EQ(code_of(last), "rate_limited");
+  EXPECT_NE(last.body().find("100 gradings"), std::string::npos) << last.body();
+  EXPECT_FALSE(last[http::field::retry_after].empty());
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, RecordRoutes,
+                         ::testing::Values(Backend::kSqlite, Backend::kPostgres),
+                         [](const auto& info) { return store::testing::backend_name(info.param); });
+
+}  // namespace
+}  // namespace headgrader::server

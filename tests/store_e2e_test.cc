@@ -1,0 +1,351 @@
+// The submission record against the real headgrader-server binary (API.md §8): the default
+// store and --store none, a store that cannot be opened, 503 when the store fails, the
+// Idempotency-Key (replay, conflict, two servers racing on one PostgreSQL), attempt limits
+// with Retry-After, and durability: kill -9 amid many gradings, then every answered
+// submission_id is in the store (SQLite and PostgreSQL).
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "headgrader/grade.h"
+#include "headgrader/report.h"
+#include "headgrader/submission.h"
+#include "postgres_connection.h"
+#include "server_harness.h"
+#include "sqlite_connection.h"
+#include "store_test_support.h"
+#include "submission_store.h"
+
+namespace headgrader::server {
+namespace {
+
+using namespace harness;
+using store::testing::Backend;
+using store::testing::TestDatabase;
+
+const std::string kProblemsDir = HEADGRADER_SOURCE_DIR "/problems";
+const std::string kGradePath = "/v1/problems/consonant-anywhere/grade";
+const std::string kSolution = R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]})";
+const std::string kWrongKey = R"({"W_q": [[1, 1]], "W_k": [[0, 1]], "W_V": [[1, 0], [0, 1]]})";
+
+std::string with_student(const std::string& body, const std::string& student) {
+  return body.substr(0, body.size() - 1) + R"(, "student": ")" + student + "\"}";
+}
+
+// The engine's own answer for comparison, computed in this process.
+std::string engine_answer(const std::string& body) {
+  static const ProblemSet* set = [] {
+    auto loaded = ProblemSet::load(kProblemsDir);
+    if (!std::holds_alternative<ProblemSet>(loaded)) std::abort();
+    return new ProblemSet(std::get<ProblemSet>(std::move(loaded)));
+  }();
+  const Problem& problem = *set->find("consonant-anywhere");
+  const Result<Submission> submission = parse_submission(problem, body);
+  return report_json(problem, grade(problem, submission->weights, submission->max_failures));
+}
+
+// One request with extra headers, on `client`'s connection.
+HttpResponse post(Client& client, const std::string& target, const std::string& body,
+                  const std::vector<std::pair<std::string, std::string>>& headers = {}) {
+  std::string raw = "POST " + target + " HTTP/1.1\r\nHost: localhost\r\n" +
+                    "Content-Type: application/json\r\nContent-Length: " +
+                    std::to_string(body.size()) + "\r\n";
+  for (const auto& [name, value] : headers) raw += name + ": " + value + "\r\n";
+  raw += "\r\n" + body;
+  client.write_raw(raw);
+  return client.read();
+}
+
+std::string submission_id_of(const HttpResponse& response) {
+  return Json::parse(response.body()).value("submission_id", "");
+}
+
+Json error_of(const HttpResponse& response) { return Json::parse(response.body())["error"]; }
+
+std::vector<std::string> server_args(const std::string& store_url,
+                                     std::vector<std::string> more = {}) {
+  std::vector<std::string> args = {"--port",     "0", "--address", "127.0.0.1", "--threads", "2",
+                                   "--problems", kProblemsDir, "--store", store_url};
+  args.insert(args.end(), more.begin(), more.end());
+  return args;
+}
+
+std::unique_ptr<store::SubmissionStore> open_or_fail(const std::string& url) {
+  auto opened = store::open_store(url);
+  EXPECT_TRUE(opened) << opened.error().message;
+  return opened ? std::move(opened).value() : nullptr;
+}
+
+// A raw connection to the test database, to break it from outside the server.
+std::unique_ptr<store::SqlConnection> raw_connection(const TestDatabase& db) {
+  auto opened = db.backend() == Backend::kSqlite
+                    ? store::SqliteConnection::open(db.folder() / "store.db")
+                    : store::PostgresConnection::open(db.url());
+  EXPECT_TRUE(opened);
+  return opened ? std::move(opened).value() : nullptr;
+}
+
+TEST(StoreE2E, TheDefaultStoreIsAFileInTheWorkingDirectoryAndAnswersGainTheirId) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("headgrader-default-store-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  {
+    ServerProcess server({"--port", "0", "--address", "127.0.0.1", "--problems", kProblemsDir},
+                         StderrTo::kFile, dir, /*store_none=*/false);
+    const std::uint16_t port = server.wait_listening();
+    ASSERT_NE(port, 0);
+    Client client(port);
+    const HttpResponse answer = post(client, kGradePath, kSolution);
+    ASSERT_EQ(answer.result(), http::status::ok) << answer.body();
+    const std::string id = submission_id_of(answer);
+    ASSERT_EQ(id.size(), 28u);
+    // Part 1's answer byte for byte, then "submission_id" as the last key.
+    const std::string part1 = engine_answer(kSolution);
+    EXPECT_EQ(answer.body(), part1.substr(0, part1.size() - 1) + ",\"submission_id\":\"" + id +
+                                 "\"}");
+    server.signal(SIGTERM);
+    EXPECT_EQ(server.wait().code, 0);
+    EXPECT_EQ(server.stderr_text().find("W_q"), std::string::npos);  // the record is not logged
+  }
+  ASSERT_TRUE(std::filesystem::exists(dir / "headgrader.db"));
+  auto store = open_or_fail("sqlite:" + (dir / "headgrader.db").string());
+  ASSERT_TRUE(store);
+  auto page = store->list({});
+  ASSERT_TRUE(page);
+  ASSERT_EQ(page->records.size(), 1u);
+  EXPECT_TRUE(page->records[0].passed);
+  store->close();
+  std::filesystem::remove_all(dir);
+}
+
+TEST(StoreE2E, StoreNoneAnswersPartOneExactly) {
+  ServerProcess server(server_args("none"));
+  const std::uint16_t port = server.wait_listening();
+  ASSERT_NE(port, 0);
+  Client client(port);
+  const HttpResponse answer = post(client, kGradePath, kWrongKey, {{"Idempotency-Key", "k"}});
+  ASSERT_EQ(answer.result(), http::status::ok);
+  EXPECT_EQ(answer.body(), engine_answer(kWrongKey));
+}
+
+TEST(StoreE2E, AStoreThatCannotBeOpenedStopsTheServerWithTheReason) {
+  ServerProcess missing_folder(server_args("sqlite:/nonexistent-headgrader/x.db"));
+  EXPECT_EQ(missing_folder.wait().code, 1);
+  EXPECT_NE(missing_folder.stderr_text().find("/nonexistent-headgrader does not exist"),
+            std::string::npos)
+      << missing_folder.stderr_text();
+  ServerProcess unreachable(server_args("postgresql://u:hunter2@127.0.0.1:1/db"));
+  EXPECT_EQ(unreachable.wait().code, 1);
+  const std::string said = unreachable.stderr_text();
+  EXPECT_NE(said.find("cannot connect to PostgreSQL"), std::string::npos) << said;
+  EXPECT_EQ(said.find("hunter2"), std::string::npos);
+  ServerProcess scheme(server_args("mysql://x"));
+  EXPECT_EQ(scheme.wait().code, 1);
+  ServerProcess limit_without_store(server_args("none", {"--rate-limit", "5/10m"}));
+  EXPECT_EQ(limit_without_store.wait().code, 2);
+  ServerProcess bad_limit(server_args("none", {"--rate-limit", "5/10x"}));
+  EXPECT_EQ(bad_limit.wait().code, 2);
+  EXPECT_NE(bad_limit.stderr_text().find("30/1h"), std::string::npos);
+}
+
+class StoreBackendE2E : public ::testing::TestWithParam<Backend> {
+ protected:
+  void SetUp() override {
+    db_ = TestDatabase::make(GetParam());
+    if (!db_) {
+      if (HasFailure()) return;
+      GTEST_SKIP() << "HEADGRADER_TEST_POSTGRES is not set: run under scripts/with-postgres.sh";
+    }
+  }
+  std::uint16_t start(std::vector<std::string> more = {}) {
+    servers_.push_back(std::make_unique<ServerProcess>(server_args(db_->url(), std::move(more))));
+    return servers_.back()->wait_listening();
+  }
+  std::unique_ptr<TestDatabase> db_;
+  std::vector<std::unique_ptr<ServerProcess>> servers_;
+};
+
+TEST_P(StoreBackendE2E, AFailingStoreIsAnswered503AndNothingIsGraded) {
+  const std::uint16_t port = start();
+  ASSERT_NE(port, 0);
+  auto raw = raw_connection(*db_);
+  ASSERT_TRUE(raw);
+  const bool pg = GetParam() == Backend::kPostgres;
+  ASSERT_TRUE(raw->exec_script(
+      pg ? "CREATE FUNCTION refuse() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'disk is "
+           "full'; END $$ LANGUAGE plpgsql; CREATE TRIGGER refuse BEFORE INSERT ON submissions "
+           "FOR EACH ROW EXECUTE FUNCTION refuse()"
+         : "CREATE TRIGGER refuse BEFORE INSERT ON submissions BEGIN SELECT RAISE(FAIL, 'disk "
+           "is full'); END"));
+  Client client(port);
+  const HttpResponse refused = post(client, kGradePath, kSolution);
+  EXPECT_EQ(refused.result(), http::status::service_unavailable);
+  EXPECT_EQ(error_of(refused)["code"], "store_unavailable");
+  EXPECT_NE(error_of(refused)["message"].get<std::string>().find("disk is full"),
+            std::string::npos);
+  ASSERT_TRUE(raw->exec_script(pg ? "DROP TRIGGER refuse ON submissions" : "DROP TRIGGER refuse"));
+  const HttpResponse kept = post(client, kGradePath, kSolution);
+  EXPECT_EQ(kept.result(), http::status::ok);
+  auto rows = raw->query("SELECT COUNT(*) FROM submissions", {});
+  ASSERT_TRUE(rows);
+  EXPECT_EQ(*rows->front()[0], "1");
+}
+
+TEST_P(StoreBackendE2E, AnIdempotencyKeyReplaysTheFirstAnswerAndRefusesAnotherBody) {
+  const std::uint16_t port = start();
+  ASSERT_NE(port, 0);
+  Client client(port);
+  const HttpResponse first = post(client, kGradePath, kWrongKey, {{"Idempotency-Key", "try-1"}});
+  ASSERT_EQ(first.result(), http::status::ok) << first.body();
+  const HttpResponse again = post(client, kGradePath, kWrongKey, {{"Idempotency-Key", "try-1"}});
+  EXPECT_EQ(again.result(), http::status::ok);
+  EXPECT_EQ(again.body(), first.body());
+  const HttpResponse other = post(client, kGradePath, kSolution, {{"Idempotency-Key", "try-1"}});
+  EXPECT_EQ(other.result(), http::status::conflict);
+  EXPECT_EQ(error_of(other)["code"], "idempotency_conflict");
+  const HttpResponse fresh = post(client, kGradePath, kSolution, {{"Idempotency-Key", "try-2"}});
+  EXPECT_EQ(fresh.result(), http::status::ok);
+  EXPECT_NE(submission_id_of(fresh), submission_id_of(first));
+
+  for (const std::string& bad : {std::string(201, 'k'), std::string("has space"),
+                                std::string("caf\xc3\xa9")}) {
+    const HttpResponse refused = post(client, kGradePath, kSolution, {{"Idempotency-Key", bad}});
+    EXPECT_EQ(refused.result(), http::status::bad_request) << bad;
+    EXPECT_NE(error_of(refused)["message"].get<std::string>().find("1 to 200 visible ASCII"),
+              std::string::npos);
+  }
+  auto store = open_or_fail(db_->url());
+  auto page = store->list({});
+  ASSERT_TRUE(page);
+  EXPECT_EQ(page->records.size(), 2u);
+  store->close();
+}
+
+TEST_P(StoreBackendE2E, TwoServersRacingOnOneKeyKeepOneRecordAndGiveOneAnswer) {
+  if (GetParam() == Backend::kSqlite) {
+    GTEST_SKIP() << "several servers share PostgreSQL; one SQLite file is one server's";
+  }
+  const std::uint16_t a = start(), b = start();
+  ASSERT_NE(a, 0);
+  ASSERT_NE(b, 0);
+  constexpr int kThreads = 8;
+  std::vector<std::string> bodies(kThreads);
+  std::vector<int> statuses(kThreads);
+  std::vector<std::thread> threads;
+  for (int round = 0; round < 5; ++round) {
+    const std::string key = "race-" + std::to_string(round);
+    threads.clear();
+    for (int t = 0; t < kThreads; ++t) {
+      threads.emplace_back([&, t] {
+        Client client(t % 2 == 0 ? a : b);
+        const HttpResponse answer =
+            post(client, kGradePath, with_student(kWrongKey, "ada"), {{"Idempotency-Key", key}});
+        statuses[static_cast<std::size_t>(t)] = answer.result_int();
+        bodies[static_cast<std::size_t>(t)] = answer.body();
+      });
+    }
+    for (auto& thread : threads) thread.join();
+    for (int t = 0; t < kThreads; ++t) {
+      EXPECT_EQ(statuses[static_cast<std::size_t>(t)], 200) << bodies[static_cast<std::size_t>(t)];
+      EXPECT_EQ(bodies[static_cast<std::size_t>(t)], bodies[0]);
+    }
+  }
+  auto store = open_or_fail(db_->url());
+  auto page = store->list({});
+  ASSERT_TRUE(page);
+  EXPECT_EQ(page->records.size(), 5u);  // one per key
+  store->close();
+}
+
+TEST_P(StoreBackendE2E, AttemptLimitAnswers429WithRetryAfterPerStudentAndProblem) {
+  const std::uint16_t port = start({"--rate-limit", "2/1h"});
+  ASSERT_NE(port, 0);
+  Client client(port);
+  const std::string ada = with_student(kWrongKey, "ada");
+  EXPECT_EQ(post(client, kGradePath, ada).result(), http::status::ok);
+  EXPECT_EQ(post(client, kGradePath, ada).result(), http::status::ok);
+  const HttpResponse limited = post(client, kGradePath, ada);
+  ASSERT_EQ(limited.result(), http::status::too_many_requests) << limited.body();
+  EXPECT_EQ(error_of(limited)["code"], "rate_limited");
+  const int retry_after = std::stoi(std::string(limited[http::field::retry_after]));
+  EXPECT_GE(retry_after, 3590);
+  EXPECT_LE(retry_after, 3600);
+  const std::string message = error_of(limited)["message"];
+  EXPECT_NE(message.find("the next grading is allowed at 20"), std::string::npos) << message;
+  EXPECT_NE(message.find("in " + std::to_string(retry_after) + " seconds"), std::string::npos)
+      << message;
+  // Another student, another problem and gradings without a student are not limited by it.
+  EXPECT_EQ(post(client, kGradePath, with_student(kWrongKey, "bob")).result(), http::status::ok);
+  const std::string proportion =
+      R"({"W_q": [[0, 0]], "W_k": [[0, 0]], "W_V": [[1, 0], [0, 1]], "student": "ada"})";
+  EXPECT_EQ(post(client, "/v1/problems/consonant-proportion/grade", proportion).result(),
+            http::status::ok);
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(post(client, kGradePath, kWrongKey).result(), http::status::ok);
+  }
+}
+
+// Many gradings from several connections; the server is killed (SIGKILL) while they run.
+// Every grading that was answered 200 must be in the store afterwards.
+TEST_P(StoreBackendE2E, EveryAnsweredGradingSurvivesKillNine) {
+  const std::uint16_t port = start();
+  ASSERT_NE(port, 0);
+  std::mutex mutex;
+  std::vector<std::string> answered;
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([&, t] {
+      try {
+        Client client(port);
+        for (int i = 0; !stop; ++i) {
+          const HttpResponse answer = post(
+              client, kGradePath, with_student(i % 2 ? kWrongKey : kSolution,
+                                               "s" + std::to_string(t)));
+          if (answer.result() != http::status::ok) continue;
+          const std::lock_guard lock(mutex);
+          answered.push_back(submission_id_of(answer));
+        }
+      } catch (const std::exception&) {
+        // the server died under this connection: what it answered is already counted
+      }
+    });
+  }
+  for (int waited = 0; waited < 1000; ++waited) {
+    {
+      const std::lock_guard lock(mutex);
+      if (answered.size() >= 300) break;
+    }
+    std::this_thread::sleep_for(10ms);
+  }
+  servers_.back()->signal(SIGKILL);
+  stop = true;
+  for (auto& thread : threads) thread.join();
+  servers_.back()->wait();
+  ASSERT_GE(answered.size(), 100u);
+
+  const std::uint16_t again = start();  // the same store, after the crash
+  ASSERT_NE(again, 0);
+  auto store = open_or_fail(db_->url());
+  ASSERT_TRUE(store);
+  std::size_t missing = 0;
+  for (const std::string& id : answered) {
+    auto found = store->get(id);
+    ASSERT_TRUE(found) << found.error().message;
+    if (!found->has_value()) ++missing;
+  }
+  EXPECT_EQ(missing, 0u) << "of " << answered.size() << " answered gradings";
+  Client client(again);
+  EXPECT_EQ(post(client, kGradePath, kSolution).result(), http::status::ok);
+  store->close();
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, StoreBackendE2E,
+                         ::testing::Values(Backend::kSqlite, Backend::kPostgres),
+                         [](const auto& info) { return store::testing::backend_name(info.param); });
+
+}  // namespace
+}  // namespace headgrader::server

@@ -1,0 +1,575 @@
+// The store interface, run whole against both implementations: a real SQLite file and a real
+// PostgreSQL server (scripts/with-postgres.sh). Records, idempotency (also two stores on one
+// database racing), listing and its cursor, attempt-limit windows, stats inputs, the passback
+// outbox, single-use values and student tokens.
+#include <gtest/gtest.h>
+
+#include <future>
+#include <set>
+#include <thread>
+
+#include "migrations.h"
+#include "problem_stats.h"
+#include "sqlite_connection.h"
+#include "store_test_support.h"
+#include "submission_store.h"
+
+namespace headgrader::store {
+namespace {
+
+using testing::Backend;
+
+constexpr TimeMs kT0 = 1'796'000'000'000;  // 2026-11-30T…, a fixed start for every test
+
+SubmissionRecord make_record(TimeMs time, std::string problem, std::optional<std::string> student,
+                             bool passed = false, std::int64_t tests_passed = 0) {
+  SubmissionRecord r;
+  r.id = new_submission_id(time);
+  r.time = time;
+  r.problem = std::move(problem);
+  r.problem_sha256 = std::string(64, 'a');
+  r.student = std::move(student);
+  r.key = "canvas";
+  r.body = R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]})";
+  r.passed = passed;
+  r.tests_total = 10;
+  r.tests_passed = passed ? 10 : tests_passed;
+  r.tests_failed = r.tests_total - r.tests_passed;
+  r.score = static_cast<double>(r.tests_passed) / 10.0;
+  r.answer = R"({"problem":")" + r.problem + R"(","submission_id":")" + r.id + "\"}";
+  return r;
+}
+
+// commit(), waited for.
+Result<CommitOutcome> commit_now(SubmissionStore& store, SubmissionRecord record,
+                                 std::optional<PassbackRequest> passback = std::nullopt) {
+  std::promise<Result<CommitOutcome>> promise;
+  auto future = promise.get_future();
+  store.commit(std::move(record), std::move(passback),
+               [&promise](Result<CommitOutcome> outcome) { promise.set_value(std::move(outcome)); });
+  return future.get();
+}
+
+class StoreTest : public ::testing::TestWithParam<Backend> {
+ protected:
+  void SetUp() override {
+    db_ = testing::TestDatabase::make(GetParam());
+    if (!db_) {
+      if (HasFailure()) return;
+      GTEST_SKIP() << "HEADGRADER_TEST_POSTGRES is not set: run under scripts/with-postgres.sh "
+                      "(scripts/test.sh does) to test PostgreSQL";
+    }
+    auto opened = open_store(db_->url());
+    ASSERT_TRUE(opened) << opened.error().message;
+    store_ = std::move(opened).value();
+  }
+  void TearDown() override {
+    if (store_) store_->close();
+    store_.reset();
+    db_.reset();
+  }
+
+  std::unique_ptr<SubmissionStore> reopen() {
+    auto opened = open_store(db_->url());
+    EXPECT_TRUE(opened) << opened.error().message;
+    return opened ? std::move(opened).value() : nullptr;
+  }
+
+  SubmissionRecord commit_ok(SubmissionRecord record) {
+    auto outcome = commit_now(*store_, record);
+    EXPECT_TRUE(outcome) << outcome.error().message;
+    if (outcome) {
+      EXPECT_TRUE(outcome->inserted);
+    }
+    return record;
+  }
+
+  std::unique_ptr<testing::TestDatabase> db_;
+  std::unique_ptr<SubmissionStore> store_;
+};
+
+TEST_P(StoreTest, ARecordReadsBackAsWrittenAfterReopening) {
+  SubmissionRecord record = make_record(kT0 + 123, "consonant-anywhere", "ada");
+  record.score = 663.0 / 714.0;  // not a short decimal: must come back to the last bit
+  record.tests_total = 714;
+  record.tests_passed = 663;
+  record.tests_failed = 51;
+  record.failing_inputs = {"ab", "b\"\\\n", "é"};
+  record.idempotency = IdempotencyTag{"canvas", "k-1", std::string(64, 'f')};
+  record.lms_context = "ctx";
+  record.lms_resource_link = "link";
+  record.regrade_of = "0123";
+  commit_ok(record);
+  store_->close();
+  store_ = reopen();
+  ASSERT_TRUE(store_);
+  auto got = store_->get(record.id);
+  ASSERT_TRUE(got) << got.error().message;
+  ASSERT_TRUE(got->has_value());
+  const SubmissionRecord& r = **got;
+  EXPECT_EQ(r.id, record.id);
+  EXPECT_EQ(r.time, record.time);
+  EXPECT_EQ(r.problem, record.problem);
+  EXPECT_EQ(r.problem_sha256, record.problem_sha256);
+  EXPECT_EQ(r.student, record.student);
+  EXPECT_EQ(r.key, record.key);
+  EXPECT_EQ(r.body, record.body);
+  EXPECT_EQ(r.passed, record.passed);
+  EXPECT_EQ(r.score, 663.0 / 714.0);
+  EXPECT_EQ(r.tests_total, 714);
+  EXPECT_EQ(r.tests_passed, 663);
+  EXPECT_EQ(r.tests_failed, 51);
+  EXPECT_EQ(r.failing_inputs, record.failing_inputs);
+  EXPECT_EQ(r.answer, record.answer);
+  EXPECT_EQ(r.regrade_of, record.regrade_of);
+  ASSERT_TRUE(r.idempotency);
+  EXPECT_EQ(r.idempotency->body_sha256, std::string(64, 'f'));
+  EXPECT_EQ(r.lms_context, "ctx");
+  EXPECT_EQ(r.lms_resource_link, "link");
+  auto missing = store_->get("ffffffffffff0000000000000000");
+  ASSERT_TRUE(missing);
+  EXPECT_FALSE(missing->has_value());
+}
+
+TEST_P(StoreTest, AbsentFieldsStayAbsent) {
+  SubmissionRecord record = make_record(kT0, "p", std::nullopt);
+  record.key.reset();
+  commit_ok(record);
+  auto got = store_->get(record.id);
+  ASSERT_TRUE(got && got->has_value());
+  EXPECT_FALSE((*got)->student);
+  EXPECT_FALSE((*got)->key);
+  EXPECT_FALSE((*got)->regrade_of);
+  EXPECT_FALSE((*got)->idempotency);
+  EXPECT_TRUE((*got)->failing_inputs.empty());
+}
+
+TEST_P(StoreTest, SchemaIsMigratedOnceAndOpeningAgainChangesNothing) {
+  store_->close();
+  for (int i = 0; i < 2; ++i) ASSERT_TRUE(reopen());
+  // The version table holds one row per migration, not one per start.
+  auto raw = GetParam() == Backend::kPostgres
+                 ? PostgresConnection::open(db_->url())
+                 : SqliteConnection::open(db_->folder() / "store.db");
+  ASSERT_TRUE(raw) << raw.error().message;
+  auto rows = (*raw)->query("SELECT COUNT(*), MAX(version) FROM schema_version", {});
+  ASSERT_TRUE(rows) << rows.error().message;
+  EXPECT_EQ(*rows->front()[0], std::to_string(migrations().size()));
+  EXPECT_EQ(*rows->front()[1], std::to_string(migrations().size()));
+}
+
+TEST_P(StoreTest, ATakenIdempotencyKeyGivesBackTheEarlierRecordAndWritesNothing) {
+  SubmissionRecord first = make_record(kT0, "p", "ada");
+  first.idempotency = IdempotencyTag{"canvas", "key-1", "hash-1"};
+  commit_ok(first);
+  SubmissionRecord again = make_record(kT0 + 5, "p", "ada");
+  again.idempotency = IdempotencyTag{"canvas", "key-1", "hash-2"};
+  auto outcome = commit_now(*store_, again);
+  ASSERT_TRUE(outcome) << outcome.error().message;
+  EXPECT_FALSE(outcome->inserted);
+  EXPECT_EQ(outcome->kept.id, first.id);
+  EXPECT_EQ(outcome->kept.idempotency->body_sha256, "hash-1");
+  auto absent = store_->get(again.id);
+  ASSERT_TRUE(absent);
+  EXPECT_FALSE(absent->has_value());
+  // The same key under another authenticating key is another key.
+  SubmissionRecord other_scope = make_record(kT0 + 6, "p", "ada");
+  other_scope.idempotency = IdempotencyTag{"moodle", "key-1", "hash-1"};
+  commit_ok(other_scope);
+  auto found = store_->find_idempotent("canvas", "key-1");
+  ASSERT_TRUE(found && found->has_value());
+  EXPECT_EQ((*found)->id, first.id);
+  auto none = store_->find_idempotent("canvas", "key-2");
+  ASSERT_TRUE(none);
+  EXPECT_FALSE(none->has_value());
+}
+
+// Two stores on one database (two servers), each with many gradings carrying one key at once.
+TEST_P(StoreTest, TwoStoresRacingOnOneIdempotencyKeyKeepExactlyOneRecord) {
+  auto second = reopen();
+  ASSERT_TRUE(second);
+  constexpr int kEach = 16;
+  std::vector<std::future<Result<CommitOutcome>>> outcomes;
+  std::vector<std::promise<Result<CommitOutcome>>> promises(2 * kEach);
+  for (int i = 0; i < 2 * kEach; ++i) {
+    SubmissionRecord record = make_record(kT0 + i, "p", "ada");
+    record.idempotency = IdempotencyTag{"canvas", "race", "h"};
+    outcomes.push_back(promises[static_cast<std::size_t>(i)].get_future());
+    SubmissionStore& target = i % 2 == 0 ? *store_ : *second;
+    target.commit(std::move(record), std::nullopt,
+                  [&promises, i](Result<CommitOutcome> outcome) {
+                    promises[static_cast<std::size_t>(i)].set_value(std::move(outcome));
+                  });
+  }
+  int inserted = 0;
+  std::set<std::string> kept;
+  for (auto& future : outcomes) {
+    auto outcome = future.get();
+    ASSERT_TRUE(outcome) << outcome.error().message;
+    inserted += outcome->inserted ? 1 : 0;
+    kept.insert(outcome->kept.id);
+  }
+  EXPECT_EQ(inserted, 1);
+  EXPECT_EQ(kept.size(), 1u);
+  auto page = store_->list({});
+  ASSERT_TRUE(page);
+  ASSERT_EQ(page->records.size(), 1u);
+  EXPECT_EQ(page->records[0].id, *kept.begin());
+  second->close();
+}
+
+TEST_P(StoreTest, ConcurrentCommitsShareTransactions) {
+  constexpr int kRecords = 300;
+  std::vector<std::promise<Result<CommitOutcome>>> promises(kRecords);
+  for (int i = 0; i < kRecords; ++i) {
+    store_->commit(make_record(kT0 + i, "p", "s" + std::to_string(i)), std::nullopt,
+                   [&promises, i](Result<CommitOutcome> outcome) {
+                     promises[static_cast<std::size_t>(i)].set_value(std::move(outcome));
+                   });
+  }
+  for (auto& promise : promises) {
+    auto outcome = promise.get_future().get();
+    ASSERT_TRUE(outcome) << outcome.error().message;
+    EXPECT_TRUE(outcome->inserted);
+  }
+  const CommitCounters counters = store_->counters();
+  EXPECT_EQ(counters.records, static_cast<std::uint64_t>(kRecords));
+  // Queued faster than a transaction commits: most wait for the one before and go together.
+  EXPECT_LT(counters.batches, counters.records / 2);
+  SubmissionQuery query;
+  query.limit = 1000;
+  auto page = store_->list(query);
+  ASSERT_TRUE(page);
+  EXPECT_EQ(page->records.size(), static_cast<std::size_t>(kRecords));
+}
+
+TEST_P(StoreTest, CommitAfterCloseIsAnError) {
+  store_->close();
+  auto outcome = commit_now(*store_, make_record(kT0, "p", "ada"));
+  ASSERT_FALSE(outcome);
+  EXPECT_EQ(outcome.error().code, "store_unavailable");
+}
+
+TEST_P(StoreTest, ListIsNewestFirstFilteredAndPagedByCursor) {
+  std::vector<SubmissionRecord> all;
+  for (int i = 0; i < 25; ++i) {
+    all.push_back(commit_ok(make_record(kT0 + (i / 2) * 1000,  // pairs share a millisecond
+                                        i % 3 == 0 ? "p" : "q", i % 2 == 0 ? "ada" : "bob",
+                                        i % 4 == 0)));
+  }
+  std::sort(all.begin(), all.end(), [](const SubmissionRecord& a, const SubmissionRecord& b) {
+    return std::pair(a.time, a.id) > std::pair(b.time, b.id);
+  });
+  SubmissionQuery query;
+  query.limit = 10;
+  std::vector<std::string> seen;
+  for (int page_number = 0;; ++page_number) {
+    auto page = store_->list(query);
+    ASSERT_TRUE(page) << page.error().message;
+    for (const auto& r : page->records) {
+      seen.push_back(r.id);
+      EXPECT_TRUE(r.body.empty());  // the list leaves the large texts out
+      EXPECT_TRUE(r.answer.empty());
+    }
+    if (!page->next_cursor) {
+      EXPECT_EQ(page_number, 2);
+      break;
+    }
+    query.cursor = *page->next_cursor;
+  }
+  std::vector<std::string> expected;
+  for (const auto& r : all) expected.push_back(r.id);
+  EXPECT_EQ(seen, expected);
+
+  const auto count = [&](SubmissionQuery q) {
+    q.limit = 1000;
+    auto page = store_->list(q);
+    EXPECT_TRUE(page);
+    return page ? page->records.size() : 0;
+  };
+  const auto expect_count = [&](auto predicate) {
+    return static_cast<std::size_t>(std::count_if(all.begin(), all.end(), predicate));
+  };
+  SubmissionQuery q;
+  q.problem = "p";
+  EXPECT_EQ(count(q), expect_count([](auto& r) { return r.problem == "p"; }));
+  q.student = "ada";
+  EXPECT_EQ(count(q), expect_count([](auto& r) { return r.problem == "p" && r.student == "ada"; }));
+  q = {};
+  q.passed = true;
+  EXPECT_EQ(count(q), expect_count([](auto& r) { return r.passed; }));
+  q.passed = false;
+  EXPECT_EQ(count(q), expect_count([](auto& r) { return !r.passed; }));
+  q = {};
+  q.since = kT0 + 3000;
+  q.until = kT0 + 6000;  // [since, until): times 3000, 4000, 5000: six records
+  EXPECT_EQ(count(q), 6u);
+
+  SubmissionQuery bad;
+  bad.cursor = "not-a-cursor";
+  auto refused = store_->list(bad);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().field, "cursor");
+}
+
+TEST_P(StoreTest, AttemptWindowCountsUpToTheCapAndNamesTheOldestCounted) {
+  for (int i = 0; i < 5; ++i) commit_ok(make_record(kT0 + i * 1000, "p", "ada"));
+  SubmissionRecord regrade = make_record(kT0 + 9000, "p", "ada");
+  regrade.regrade_of = "x";
+  commit_ok(regrade);
+  commit_ok(make_record(kT0 + 9500, "q", "ada"));  // another problem
+  commit_ok(make_record(kT0 + 9600, "p", "bob"));  // another student
+
+  const RateScope ada{RateScope::Kind::kStudentProblem, "ada", "p", ""};
+  auto under = store_->gradings_since(ada, kT0 + 1000, 10);
+  ASSERT_TRUE(under) << under.error().message;
+  EXPECT_EQ(under->count, 4);  // 1000..4000; the regrade does not count
+  EXPECT_FALSE(under->cap_th_newest);
+  auto at_cap = store_->gradings_since(ada, kT0, 3);
+  ASSERT_TRUE(at_cap);
+  EXPECT_EQ(at_cap->count, 3);
+  EXPECT_EQ(at_cap->cap_th_newest, kT0 + 2000);  // the newest three: 4000, 3000, 2000
+
+  const RateScope key{RateScope::Kind::kKey, "", "", "canvas"};
+  auto by_key = store_->gradings_since(key, kT0, 1000);
+  ASSERT_TRUE(by_key);
+  EXPECT_EQ(by_key->count, 7);
+}
+
+TEST_P(StoreTest, StatsInputsGiveEachStudentsFirstAndLatest) {
+  // ada: fails (3/10) then passes; bob: passes first then a regrade fails (7/10);
+  // cy: one failure (0/10); an anonymous grading counts as a submission only.
+  commit_ok(make_record(kT0, "p", "ada", false, 3));
+  commit_ok(make_record(kT0 + 10, "p", "bob", true));
+  commit_ok(make_record(kT0 + 20, "p", "ada", true));
+  commit_ok(make_record(kT0 + 30, "p", "cy", false, 0));
+  commit_ok(make_record(kT0 + 40, "p", std::nullopt, true));
+  commit_ok(make_record(kT0 + 50, "q", "dan", true));
+  SubmissionRecord regrade = make_record(kT0 + 60, "p", "bob", false, 7);
+  regrade.regrade_of = "x";
+  regrade.failing_inputs = {"ab", "b"};
+  commit_ok(regrade);
+
+  auto inputs = store_->stats_inputs("p");
+  ASSERT_TRUE(inputs) << inputs.error().message;
+  EXPECT_EQ(inputs->submissions, 5);
+  ASSERT_EQ(inputs->students.size(), 3u);
+  EXPECT_EQ(inputs->students[0].student, "ada");
+  EXPECT_FALSE(inputs->students[0].first_passed);
+  EXPECT_TRUE(inputs->students[0].latest.passed);
+  EXPECT_EQ(inputs->students[1].student, "bob");
+  EXPECT_TRUE(inputs->students[1].first_passed);
+  EXPECT_EQ(inputs->students[1].latest.id, regrade.id);
+  EXPECT_EQ(inputs->students[2].student, "cy");
+
+  auto latest = store_->latest_per_student("p");
+  ASSERT_TRUE(latest);
+  ASSERT_EQ(latest->size(), 3u);
+  EXPECT_EQ((*latest)[1].id, regrade.id);
+  EXPECT_EQ((*latest)[1].body, regrade.body);  // whole: regrading needs the matrices
+}
+
+TEST(ProblemStats, CountsBinsAndCommonFailuresByHand) {
+  StatsInputs inputs;
+  inputs.submissions = 9;
+  const auto student = [](std::string name, bool first, std::int64_t passed_tests,
+                          std::vector<std::string> failing) {
+    StudentSummary s;
+    s.student = std::move(name);
+    s.first_passed = first;
+    s.latest.tests_total = 10;
+    s.latest.tests_passed = passed_tests;
+    s.latest.passed = passed_tests == 10;
+    s.latest.failing_inputs = std::move(failing);
+    return s;
+  };
+  inputs.students = {student("a", true, 10, {}), student("b", false, 3, {"ab", "b", "ab"}),
+                     student("c", false, 9, {"b"}), student("d", false, 0, {"ab", "cb"}),
+                     student("e", true, 10, {})};
+  const ProblemStats stats = compute_stats("p", inputs);
+  EXPECT_EQ(stats.submissions, 9);
+  EXPECT_EQ(stats.students, 5);
+  EXPECT_EQ(stats.students_passed, 2);
+  EXPECT_EQ(stats.first_try_pass_rate, 0.4);
+  // 0.3 → bin 3; 0.9 and 1.0 → bin 9 (the last bin is closed); 0 → bin 0.
+  const std::array<std::int64_t, 10> bins = {1, 0, 0, 1, 0, 0, 0, 0, 0, 3};
+  EXPECT_EQ(stats.score_histogram, bins);
+  ASSERT_EQ(stats.common_failures.size(), 3u);
+  EXPECT_EQ(stats.common_failures[0].input, "ab");  // b and d (b's twice counts once)
+  EXPECT_EQ(stats.common_failures[0].students, 2);
+  EXPECT_EQ(stats.common_failures[1].input, "b");  // b and c; ties by input
+  EXPECT_EQ(stats.common_failures[1].students, 2);
+  EXPECT_EQ(stats.common_failures[2].input, "cb");
+  EXPECT_FALSE(compute_stats("p", {}).first_try_pass_rate);
+}
+
+TEST_P(StoreTest, PassbackIsQueuedWithItsRecordClaimedOnceAndRetried) {
+  const PassbackRequest request{"https://lms", "client", "https://lms/li/1",
+                                R"({"scoreGiven":1})"};
+  SubmissionRecord record = make_record(kT0, "p", "ada", true);
+  record.idempotency = IdempotencyTag{"", "pb", "h"};
+  ASSERT_TRUE(commit_now(*store_, record, request));
+  // A replay of the same key queues nothing more: one score per record.
+  SubmissionRecord replay = make_record(kT0 + 1, "p", "ada", true);
+  replay.idempotency = record.idempotency;
+  ASSERT_TRUE(commit_now(*store_, replay, request));
+
+  auto pending = store_->list_passbacks(PassbackStatus::kPending, 100);
+  ASSERT_TRUE(pending) << pending.error().message;
+  ASSERT_EQ(pending->size(), 1u);
+  const PassbackItem& item = pending->front();
+  EXPECT_EQ(item.submission_id, record.id);
+  EXPECT_EQ(item.request.lineitem, "https://lms/li/1");
+  EXPECT_EQ(item.request.payload, R"({"scoreGiven":1})");
+  EXPECT_EQ(item.attempts, 0);
+
+  auto claimed = store_->claim_passbacks(kT0 + 100, 30'000, 10);
+  ASSERT_TRUE(claimed) << claimed.error().message;
+  ASSERT_EQ(claimed->size(), 1u);
+  auto again = store_->claim_passbacks(kT0 + 200, 30'000, 10);  // leased: not due
+  ASSERT_TRUE(again);
+  EXPECT_TRUE(again->empty());
+
+  ASSERT_TRUE(store_->mark_passback_retry(item.id, 503, "busy", kT0 + 60'000));
+  auto early = store_->claim_passbacks(kT0 + 59'999, 30'000, 10);
+  ASSERT_TRUE(early);
+  EXPECT_TRUE(early->empty());
+  auto due = store_->claim_passbacks(kT0 + 60'000, 30'000, 10);
+  ASSERT_TRUE(due);
+  ASSERT_EQ(due->size(), 1u);
+  EXPECT_EQ(due->front().attempts, 1);
+  EXPECT_EQ(due->front().last_status, 503);
+  EXPECT_EQ(due->front().last_error, "busy");
+
+  ASSERT_TRUE(store_->mark_passback_failed(item.id, 400, "bad line item"));
+  auto failed = store_->list_passbacks(PassbackStatus::kFailed, 100);
+  ASSERT_TRUE(failed);
+  ASSERT_EQ(failed->size(), 1u);
+  EXPECT_EQ(failed->front().attempts, 2);
+  auto none_due = store_->claim_passbacks(kT0 + 1'000'000, 30'000, 10);
+  ASSERT_TRUE(none_due);
+  EXPECT_TRUE(none_due->empty());
+
+  auto retried = store_->retry_passback(item.id, kT0 + 2'000'000);
+  ASSERT_TRUE(retried);
+  EXPECT_TRUE(*retried);
+  auto missing = store_->retry_passback("nope", kT0);
+  ASSERT_TRUE(missing);
+  EXPECT_FALSE(*missing);
+  auto back = store_->claim_passbacks(kT0 + 2'000'000, 30'000, 10);
+  ASSERT_TRUE(back);
+  ASSERT_EQ(back->size(), 1u);
+  ASSERT_TRUE(store_->mark_passback_sent(item.id, 200));
+  auto sent = store_->list_passbacks(PassbackStatus::kSent, 100);
+  ASSERT_TRUE(sent);
+  ASSERT_EQ(sent->size(), 1u);
+  EXPECT_EQ(sent->front().last_status, 200);
+  auto all = store_->list_passbacks(std::nullopt, 100);
+  ASSERT_TRUE(all);
+  EXPECT_EQ(all->size(), 1u);
+}
+
+TEST_P(StoreTest, ClaimsAtOnceNeverShareAnItem) {
+  const PassbackRequest request{"iss", "client", "li", "{}"};
+  constexpr int kItems = 60;
+  for (int i = 0; i < kItems; ++i) {
+    ASSERT_TRUE(commit_now(*store_, make_record(kT0 + i, "p", "s" + std::to_string(i)), request));
+  }
+  auto other = reopen();  // a second server
+  ASSERT_TRUE(other);
+  std::vector<std::string> got[4];
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      SubmissionStore& s = t % 2 == 0 ? *store_ : *other;
+      for (;;) {
+        auto claimed = s.claim_passbacks(kT0 + 10'000, 600'000, 3);
+        if (!claimed || claimed->empty()) return;
+        for (const auto& item : *claimed) got[t].push_back(item.id);
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  std::multiset<std::string> all;
+  for (const auto& ids : got) all.insert(ids.begin(), ids.end());
+  EXPECT_EQ(all.size(), static_cast<std::size_t>(kItems));
+  EXPECT_EQ(std::set<std::string>(all.begin(), all.end()).size(), all.size());
+  other->close();
+}
+
+TEST_P(StoreTest, SingleUseValuesAreTrueOnlyTheFirstTime) {
+  auto first = store_->use_once("nonce:1", kT0 + 1000, kT0);
+  ASSERT_TRUE(first) << first.error().message;
+  EXPECT_TRUE(*first);
+  EXPECT_FALSE(*store_->use_once("nonce:1", kT0 + 1000, kT0 + 1));
+  EXPECT_TRUE(*store_->use_once("nonce:1", kT0 + 5000, kT0 + 1000));  // the earlier expired
+
+  ASSERT_TRUE(store_->put_once("state:a", kT0 + 1000));
+  EXPECT_FALSE(*store_->take_once("state:b", kT0));
+  EXPECT_TRUE(*store_->take_once("state:a", kT0 + 999));
+  EXPECT_FALSE(*store_->take_once("state:a", kT0 + 999));
+  ASSERT_TRUE(store_->put_once("state:c", kT0 + 1000));
+  EXPECT_FALSE(*store_->take_once("state:c", kT0 + 1000));  // expired
+}
+
+TEST_P(StoreTest, StudentTokensAreFoundByHashUntilTheyExpire) {
+  StudentToken token{std::string(64, 'c'), "https://lms#42", "p", "https://lms", "client",
+                     "ctx",                std::nullopt,     "https://lms/li/9", kT0 + 1000};
+  ASSERT_TRUE(store_->put_student_token(token));
+  auto found = store_->find_student_token(token.token_sha256, kT0 + 999);
+  ASSERT_TRUE(found) << found.error().message;
+  ASSERT_TRUE(found->has_value());
+  EXPECT_EQ((*found)->student, "https://lms#42");
+  EXPECT_EQ((*found)->context, "ctx");
+  EXPECT_FALSE((*found)->resource_link);
+  EXPECT_EQ((*found)->lineitem, "https://lms/li/9");
+  EXPECT_FALSE(store_->find_student_token(token.token_sha256, kT0 + 1000)->has_value());
+  EXPECT_FALSE(store_->find_student_token(std::string(64, 'd'), kT0)->has_value());
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, StoreTest,
+                         ::testing::Values(Backend::kSqlite, Backend::kPostgres),
+                         [](const auto& info) { return testing::backend_name(info.param); });
+
+TEST(OpenStore, AMissingFolderIsNotCreatedAndTheErrorSaysSo) {
+  const auto folder = std::filesystem::temp_directory_path() / "headgrader-no-such-folder";
+  std::filesystem::remove_all(folder);
+  auto opened = open_store("sqlite:" + (folder / "x.db").string());
+  ASSERT_FALSE(opened);
+  EXPECT_EQ(opened.error().code, "store_unavailable");
+  EXPECT_NE(opened.error().message.find("does not exist"), std::string::npos)
+      << opened.error().message;
+  EXPECT_FALSE(std::filesystem::exists(folder));
+}
+
+TEST(OpenStore, AnUnknownSchemeAndAnUnreachableServerAreErrors) {
+  auto scheme = open_store("mysql://x");
+  ASSERT_FALSE(scheme);
+  EXPECT_NE(scheme.error().message.find("sqlite:PATH"), std::string::npos);
+  // Port 1 on loopback: nothing listens there.
+  auto unreachable = open_store("postgresql://u:secret-password@127.0.0.1:1/db");
+  ASSERT_FALSE(unreachable);
+  EXPECT_NE(unreachable.error().message.find("cannot connect to PostgreSQL"), std::string::npos);
+  EXPECT_EQ(unreachable.error().message.find("secret-password"), std::string::npos);
+}
+
+TEST(RecordTime, FormatsAndParsesRfc3339WithMilliseconds) {
+  EXPECT_EQ(format_rfc3339_ms(0), "1970-01-01T00:00:00.000Z");
+  EXPECT_EQ(format_rfc3339_ms(1'796'083'445'123), "2026-12-01T00:04:05.123Z");
+  EXPECT_EQ(parse_rfc3339("2026-12-01T00:04:05.123Z"), 1'796'083'445'123);
+  EXPECT_EQ(parse_rfc3339("2026-12-01T01:04:05.1234+01:00"), 1'796'083'445'123);
+  EXPECT_EQ(parse_rfc3339("2026-12-01T00:04:05Z"), 1'796'083'445'000);
+  EXPECT_FALSE(parse_rfc3339("2026-12-01"));
+  EXPECT_FALSE(parse_rfc3339("2026-02-30T00:00:00Z"));
+  EXPECT_FALSE(parse_rfc3339("2026-12-01T00:04:05"));
+}
+
+TEST(RecordIds, SortByTimeAndDiffer) {
+  const std::string a = new_submission_id(1000), b = new_submission_id(1000);
+  EXPECT_EQ(a.size(), 28u);
+  EXPECT_NE(a, b);
+  EXPECT_LT(new_submission_id(999), new_submission_id(1000).substr(0, 12) + "0");
+}
+
+}  // namespace
+}  // namespace headgrader::store

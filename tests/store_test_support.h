@@ -1,0 +1,109 @@
+// Fresh, empty databases for the store's tests: a SQLite file in a temporary folder, or a new
+// database on the PostgreSQL server that scripts/with-postgres.sh started (its URL in
+// HEADGRADER_TEST_POSTGRES). Without that variable the PostgreSQL tests skip, saying why;
+// with it (or with HEADGRADER_REQUIRE_POSTGRES=1, as CI sets), a server that cannot be reached
+// fails them.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "postgres_connection.h"
+#include "submission_store.h"
+
+namespace headgrader::store::testing {
+
+enum class Backend { kSqlite, kPostgres };
+
+inline std::string backend_name(Backend backend) {
+  return backend == Backend::kSqlite ? "Sqlite" : "Postgres";
+}
+
+inline const char* postgres_admin_url() { return std::getenv("HEADGRADER_TEST_POSTGRES"); }
+
+inline bool postgres_required() {
+  const char* required = std::getenv("HEADGRADER_REQUIRE_POSTGRES");
+  return required != nullptr && std::string(required) == "1";
+}
+
+// A database that exists while this object does.
+class TestDatabase {
+ public:
+  // nullopt (with a skip or a failure recorded) when the backend cannot be had here.
+  static std::unique_ptr<TestDatabase> make(Backend backend) {
+    static std::atomic<int> counter{0};
+    const std::string name =
+        "hg_test_" + std::to_string(getpid()) + "_" + std::to_string(counter++);
+    auto db = std::unique_ptr<TestDatabase>(new TestDatabase);
+    db->backend_ = backend;
+    if (backend == Backend::kSqlite) {
+      db->folder_ = std::filesystem::temp_directory_path() / name;
+      std::filesystem::create_directories(db->folder_);
+      db->url_ = "sqlite:" + (db->folder_ / "store.db").string();
+      return db;
+    }
+    const char* admin = postgres_admin_url();
+    if (admin == nullptr) {
+      if (postgres_required()) {
+        ADD_FAILURE() << "HEADGRADER_REQUIRE_POSTGRES=1 but HEADGRADER_TEST_POSTGRES is not set";
+      }
+      return nullptr;
+    }
+    auto connection = PostgresConnection::open(admin);
+    if (!connection) {
+      ADD_FAILURE() << "HEADGRADER_TEST_POSTGRES is set but PostgreSQL cannot be reached: "
+                    << connection.error().message;
+      return nullptr;
+    }
+    if (auto created = (*connection)->exec_script("CREATE DATABASE " + name); !created) {
+      ADD_FAILURE() << created.error().message;
+      return nullptr;
+    }
+    db->admin_ = admin;
+    db->name_ = name;
+    // The admin URL with this database's name in place of its own.
+    std::string url = admin;
+    url = url.substr(0, url.rfind('/') + 1) + name;
+    db->url_ = url;
+    return db;
+  }
+
+  ~TestDatabase() {
+    std::error_code ignored;
+    if (!folder_.empty()) std::filesystem::remove_all(folder_, ignored);
+    if (!name_.empty()) {
+      if (auto connection = PostgresConnection::open(admin_)) {
+        (void)(*connection)->exec_script("DROP DATABASE IF EXISTS " + name_ + " WITH (FORCE)");
+      }
+    }
+  }
+
+  const std::string& url() const { return url_; }
+  Backend backend() const { return backend_; }
+  const std::filesystem::path& folder() const { return folder_; }
+
+ private:
+  TestDatabase() = default;
+  Backend backend_ = Backend::kSqlite;
+  std::string url_;
+  std::filesystem::path folder_;  // SQLite
+  std::string admin_, name_;      // PostgreSQL
+};
+
+// Skips the test (or records why it cannot run) when the backend is not available.
+#define HEADGRADER_NEED_DATABASE(db, backend)                                             \
+  auto db = ::headgrader::store::testing::TestDatabase::make(backend);                    \
+  if (!db) {                                                                              \
+    if (::testing::Test::HasFailure()) return;                                            \
+    GTEST_SKIP() << "HEADGRADER_TEST_POSTGRES is not set: run under "                     \
+                    "scripts/with-postgres.sh (scripts/test.sh does) to test PostgreSQL"; \
+  }
+
+}  // namespace headgrader::store::testing
