@@ -467,7 +467,7 @@ Routed Router::answer_grade(const CatalogSnapshot::Entry& entry, const Principal
   const RecordSettings& records = service_.records;
   if (records.store == nullptr) {  // --store none: Part 1 exactly
     const GradeReport report =
-        headgrader::grade(problem, submission->weights, submission->max_failures);
+        headgrader::grade_with_diagnosis(problem, submission->weights, submission->max_failures);
     return {json_answer(request, http::status::ok, report_json(problem, report)), problem.id,
             report.passed};
   }

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <future>
 
+#include "headgrader/diagnosis.h"
 #include "headgrader/grade.h"
 #include "headgrader/limits.h"
 #include "headgrader/report.h"
@@ -267,7 +268,7 @@ Response regrade(const Problem& problem, std::string_view problem_sha256,
                          {"error", error_to_json(submission.error())["error"]}});
       continue;
     }
-    const GradeReport report = grade(problem, submission->weights, submission->max_failures);
+    const GradeReport report = grade_with_diagnosis(problem, submission->weights, submission->max_failures);
     store::SubmissionRecord r;
     r.time = records.now();
     r.id = store::new_submission_id(r.time);

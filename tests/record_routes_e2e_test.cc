@@ -152,7 +152,7 @@ TEST_P(RecordRoutes, ListGetAndCsvShowWhatWasGraded) {
   const std::uint16_t port = start();
   ASSERT_NE(port, 0);
   const HttpResponse ada = grade(port, with_student(kSolution, "ada"));
-  const HttpResponse bob = grade(port, with_student(kWrongKey, "bob, \"the\" builder"));
+  const HttpResponse bob = grade(port, with_student(kWrongKey, "bob, \\\"the\\\" builder"));
   const HttpResponse anon = call(port, "POST", kGrade, staff_, kSwapped);
   ASSERT_EQ(ada.result(), http::status::ok);
   ASSERT_EQ(bob.result(), http::status::ok);

@@ -10,6 +10,7 @@
 #include <set>
 #include <thread>
 
+#include "headgrader/diagnosis.h"
 #include "headgrader/grade.h"
 #include "headgrader/report.h"
 #include "headgrader/submission.h"
@@ -44,7 +45,8 @@ std::string engine_answer(const std::string& body) {
   }();
   const Problem& problem = *set->find("consonant-anywhere");
   const Result<Submission> submission = parse_submission(problem, body);
-  return report_json(problem, grade(problem, submission->weights, submission->max_failures));
+  return report_json(problem,
+                     grade_with_diagnosis(problem, submission->weights, submission->max_failures));
 }
 
 // One request with extra headers, on `client`'s connection.
