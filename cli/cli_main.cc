@@ -16,6 +16,7 @@
 #include "headgrader/problem_warnings.h"
 #include "headgrader/report.h"
 #include "headgrader/submission.h"
+#include "rsa_key.h"
 
 namespace {
 
@@ -29,7 +30,10 @@ constexpr const char* kUsage =
     "      Grades a submission (a file, or - for standard input) and prints the JSON the\n"
     "      server answers; --text prints it for a person instead. DIR defaults to\n"
     "      the bundled problems. Exit 0: passed, 1: failed, 2: the\n"
-    "      submission or the command is wrong.\n";
+    "      submission or the command is wrong.\n"
+    "  headgrader lti keygen --out FILE\n"
+    "      Makes the LTI tool's RSA-2048 private key (PEM, mode 0600; an existing FILE is\n"
+    "      never overwritten) for the --lti configuration's private_key.\n";
 
 // The bundled problems, as the server's default: not ./problems, so that the CLI grades
 // against what the server serves from any working directory.
@@ -126,6 +130,28 @@ int grade(const std::vector<std::string>& args) {
   return report.passed ? 0 : 1;
 }
 
+int lti(const std::vector<std::string>& args) {
+  if (args.empty() || args[0] != "keygen") return usage_error("lti needs the command keygen");
+  std::string out;
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    if (args[i] == "--out" && i + 1 < args.size()) {
+      out = args[++i];
+    } else {
+      return usage_error("unexpected argument \"" + args[i] + "\"");
+    }
+  }
+  if (out.empty()) return usage_error("lti keygen needs --out FILE");
+  auto key = headgrader::lti::generate_private_key(out);
+  if (!key) {
+    std::cerr << key.error().message << "\n";
+    return 1;
+  }
+  std::cout << "wrote " << out << " (RSA-" << key->bits()
+            << ", mode 0600); name it in the --lti file's private_key, with a kid of your "
+               "choice\n";
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -142,6 +168,7 @@ int main(int argc, char** argv) {
   }
   if (args[0] == "validate") return validate(rest);
   if (args[0] == "grade") return grade(rest);
+  if (args[0] == "lti") return lti(rest);
   std::cerr << "unknown command \"" << args[0] << "\"\n" << kUsage;
   return 2;
 }

@@ -32,6 +32,8 @@ constexpr std::array kStatusOfCode = {
     CodeStatus{error_code::kHeaderTooLarge, http::status::request_header_fields_too_large},
     CodeStatus{error_code::kTooManyConnections, http::status::service_unavailable},
     CodeStatus{error_code::kShuttingDown, http::status::service_unavailable},
+    CodeStatus{error_code::kUnauthorized, http::status::unauthorized},
+    CodeStatus{error_code::kForbidden, http::status::forbidden},
     CodeStatus{error_code::kInternalError, http::status::internal_server_error},
 };
 
@@ -60,7 +62,10 @@ Response json_response(http::status status, std::string body, unsigned version, 
 }
 
 Response error_response(const Error& error, unsigned version, bool keep_alive) {
-  return json_response(status_for(error.code), error_body(error), version, keep_alive);
+  Response response =
+      json_response(status_for(error.code), error_body(error), version, keep_alive);
+  if (error.code == error_code::kUnauthorized) response.set(http::field::www_authenticate, "Bearer");
+  return response;
 }
 
 }  // namespace headgrader::server

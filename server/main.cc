@@ -3,6 +3,8 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <memory>
 #include <iostream>
 #include <string_view>
 #include <variant>
@@ -53,8 +55,25 @@ int main(int argc, char** argv) {
               << (defects->size() == 1 ? " defect" : " defects") << "; not starting\n";
     return 1;
   }
+  const auto& problems = std::get<headgrader::ProblemSet>(loaded);
+  std::unique_ptr<server::LtiService> lti;
+  std::filesystem::path lti_file = options.lti;
+  if (const char* env = std::getenv("HEADGRADER_LTI"); lti_file.empty() && env && *env) {
+    lti_file = env;
+  }
+  if (!lti_file.empty()) {
+    auto opened = server::LtiService::open(
+        {lti_file, options.lti_allow_http, options.lti_keyset_refetch, options.lti_first_backoff},
+        problems, server::stderr_line);
+    if (!opened) {
+      std::cerr << program << ": --lti: " << opened.error().message << '\n';
+      return 1;
+    }
+    lti = std::move(opened).value();
+  }
   raise_descriptor_limit();
-  return server::serve(std::get<headgrader::ProblemSet>(loaded), options.address, options.port,
+  return server::serve(problems, options.address, options.port,
                        server::thread_count(options.threads), std::cout, std::cerr,
-                       {options.max_connections, options.read_timeout, options.shutdown_grace});
+                       {options.max_connections, options.read_timeout, options.shutdown_grace},
+                       lti.get());
 }

@@ -45,9 +45,14 @@ Result<ServerOptions> parse_options(std::span<const std::string_view> args) {
       options.healthcheck = true;
       continue;
     }
+    if (flag == "--lti-allow-http") {
+      options.lti_allow_http = true;
+      continue;
+    }
     if (flag != "--problems" && flag != "--address" && flag != "--port" && flag != "--threads" &&
         flag != "--max-connections" && flag != "--read-timeout-ms" &&
-        flag != "--shutdown-grace-ms") {
+        flag != "--shutdown-grace-ms" && flag != "--lti" && flag != "--lti-keyset-refetch-ms" &&
+        flag != "--lti-backoff-ms") {
       return usage_error("unknown argument \"" + std::string(flag) + "\"; see --help");
     }
     if (!has_value) {
@@ -57,6 +62,18 @@ Result<ServerOptions> parse_options(std::span<const std::string_view> args) {
     if (flag == "--problems") {
       if (value.empty()) return usage_error("--problems needs a folder or file");
       options.problems = std::filesystem::path(value);
+    } else if (flag == "--lti") {
+      if (value.empty()) return usage_error("--lti needs the LTI configuration file");
+      options.lti = std::filesystem::path(value);
+    } else if (flag == "--lti-keyset-refetch-ms" || flag == "--lti-backoff-ms") {
+      unsigned millis = 0;
+      if (!parse_number<unsigned>(value, kMaxReadTimeoutMs, millis)) {
+        return usage_error(std::string(flag) + " must be a number from 0 to " +
+                           std::to_string(kMaxReadTimeoutMs) + "; it is \"" + std::string(value) +
+                           "\"");
+      }
+      (flag == "--lti-backoff-ms" ? options.lti_first_backoff : options.lti_keyset_refetch) =
+          std::chrono::milliseconds(millis);
     } else if (flag == "--address") {
       if (value.empty()) return usage_error("--address needs an IP address");
       boost::system::error_code ec;
@@ -135,6 +152,9 @@ options:
   --address ADDR    IP address to listen on; default 0.0.0.0
   --port N          TCP port; default 8080; 0 picks a free one
   --threads N       threads serving requests; default: the hardware's concurrency
+  --lti FILE        act as an LTI 1.3 tool with this configuration (README, LTI 1.3);
+                    env HEADGRADER_LTI
+  --lti-allow-http  accept http:// platform URLs (tests on loopback only)
   --healthcheck     GET /healthz on ADDR (loopback for 0.0.0.0 and ::) and PORT, then
                     exit 0 when it answers 200, else 1 (for container health checks)
   --help            this text

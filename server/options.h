@@ -30,6 +30,13 @@ struct ServerOptions {
   std::size_t max_connections = limits::kMaxConnections;
   std::chrono::milliseconds read_timeout = limits::kReadTimeout;
   std::chrono::milliseconds shutdown_grace = limits::kShutdownGrace;
+  // LTI 1.3 (API.md §11): --lti FILE (env HEADGRADER_LTI), --lti-allow-http (platform URLs
+  // may be http://, for tests), and the hidden test flags --lti-keyset-refetch-ms N and
+  // --lti-backoff-ms N (server/lti_service.h).
+  std::filesystem::path lti;
+  bool lti_allow_http = false;
+  std::chrono::milliseconds lti_keyset_refetch = limits::kLtiKeysetRefetchInterval;
+  std::chrono::milliseconds lti_first_backoff = limits::kPassbackFirstBackoff;
 };
 
 // `args` without the program name. Errors (code "usage") name the flag and what is wrong.

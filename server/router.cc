@@ -11,6 +11,7 @@
 #include "headgrader/limits.h"
 #include "headgrader/report.h"
 #include "headgrader/submission.h"
+#include "lti_service.h"
 
 namespace headgrader::server {
 namespace {
@@ -144,7 +145,8 @@ bool is_json_content_type(std::string_view value) {
       [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
 }
 
-Router::Router(const ProblemSet& problems) : problems_(problems), known_ids_(problems.ids_text()) {
+Router::Router(const ProblemSet& problems, LtiService* lti)
+    : problems_(problems), known_ids_(problems.ids_text()), lti_(lti) {
   Json list = Json::array();
   for (const auto& problem : problems_.problems()) {
     list.push_back(problem_summary_json(*problem));
@@ -198,6 +200,11 @@ bool Router::grades_long(const Request& request) const {
 // The checks run in this order: path, problem id, method, then (grade) content type and body.
 // An unknown problem is 404 whatever the method: its grade path names nothing that exists.
 Routed Router::route_unguarded(const Request& request) const {
+  if (lti_ != nullptr) {
+    if (std::optional<Response> answer = lti_->route(request)) {
+      return {std::move(*answer), "", std::nullopt};
+    }
+  }
   const Match match = match_path(request_path(request.target()));
   if (match.route == Route::kBadEncoding) {
     return {error_answer(request, {error_code::kBadRequest,
@@ -248,6 +255,13 @@ Routed Router::route_unguarded(const Request& request) const {
 }
 
 Routed Router::answer_grade(const Problem& problem, const Request& request) const {
+  // A student token (API.md §11) grades its own problem only; who may grade comes first.
+  std::optional<LtiStudent> student;
+  if (lti_ != nullptr) {
+    Result<std::optional<LtiStudent>> authorized = lti_->authorize_grade(request, problem.id);
+    if (!authorized) return {error_answer(request, authorized.error()), problem.id, std::nullopt};
+    student = std::move(authorized).value();
+  }
   const auto content_type = request.find(http::field::content_type);
   if (content_type == request.end() || !is_json_content_type(content_type->value())) {
     std::string message = "the body must be JSON, sent with Content-Type: application/json; ";
@@ -271,6 +285,7 @@ Routed Router::answer_grade(const Problem& problem, const Request& request) cons
 
   const GradeReport report =
       headgrader::grade(problem, submission->weights, submission->max_failures);
+  if (student) lti_->graded(*student, report.score, "", std::chrono::system_clock::now());
   return {json_answer(request, http::status::ok, report_json(problem, report)), problem.id,
           report.passed};
 }

@@ -14,6 +14,8 @@
 
 namespace headgrader::server {
 
+class LtiService;
+
 // A response and what the access log wants to know about it.
 struct Routed {
   Response response;
@@ -31,8 +33,9 @@ bool is_json_content_type(std::string_view value);
 
 class Router {
  public:
-  // `problems` must outlive the router. The GET answers are rendered once, here.
-  explicit Router(const ProblemSet& problems);
+  // `problems` must outlive the router. The GET answers are rendered once, here. With `lti`
+  // (--lti), its routes are answered too and student tokens may grade (API.md §11).
+  explicit Router(const ProblemSet& problems, LtiService* lti = nullptr);
 
   Routed route(const Request& request) const;
 
@@ -55,6 +58,7 @@ class Router {
   std::string list_json_;           // GET /v1/problems
   std::vector<Rendered> rendered_;  // ascending id, as problems_.problems()
   std::string known_ids_;           // "a, b, c" for the 404 message
+  LtiService* const lti_;           // null without --lti
 };
 
 }  // namespace headgrader::server

@@ -49,14 +49,15 @@ void drain(const std::shared_ptr<net::steady_timer>& timer,
 }  // namespace
 
 int serve(const ProblemSet& problems, const std::string& address, std::uint16_t port,
-          unsigned threads, std::ostream& out, std::ostream& err, const ConnectionTuning& tuning) {
+          unsigned threads, std::ostream& out, std::ostream& err, const ConnectionTuning& tuning,
+          LtiService* lti) {
   beast::error_code ec;
   const net::ip::address ip = net::ip::make_address(address, ec);
   if (ec) {
     err << "--address: \"" << address << "\" is not an IP address\n";
     return 1;
   }
-  const Router router(problems);
+  const Router router(problems, lti);
   // Declared before the loop and the listener so that it outlives every session; on return
   // it writes the lines still waiting.
   AccessLog access_log(STDERR_FILENO);

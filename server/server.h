@@ -12,6 +12,7 @@
 
 #include "headgrader/limits.h"
 #include "headgrader/problem.h"
+#include "lti_service.h"
 
 namespace headgrader::server {
 
@@ -28,7 +29,7 @@ struct ConnectionTuning {
 // `err`. Returns the process exit code: 0 after a signal, 1 when it cannot listen.
 int serve(const ProblemSet& problems, const std::string& address, std::uint16_t port,
           unsigned threads, std::ostream& out, std::ostream& err,
-          const ConnectionTuning& tuning = {});
+          const ConnectionTuning& tuning = {}, LtiService* lti = nullptr);
 
 // GET /healthz on address:port (0.0.0.0 and :: mean loopback) within a few seconds. Returns
 // 0 when the answer is 200, else 1 (with the reason on `err`).

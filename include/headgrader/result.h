@@ -32,6 +32,8 @@ inline constexpr const char* kHeaderTooLarge = "header_too_large";
 inline constexpr const char* kBadRequest = "bad_request";          // unparsable HTTP
 inline constexpr const char* kTooManyConnections = "too_many_connections";
 inline constexpr const char* kShuttingDown = "shutting_down";
+inline constexpr const char* kUnauthorized = "unauthorized";  // 401, WWW-Authenticate: Bearer
+inline constexpr const char* kForbidden = "forbidden";        // 403
 // Ours, not the client's: an answer we failed to compute (500).
 inline constexpr const char* kInternalError = "internal_error";
 }  // namespace error_code

@@ -1,0 +1,99 @@
+// The LTI 1.3 tool inside the server (API.md §11): the routes /lti/login, /lti/launch,
+// /lti/deep-link and /.well-known/jwks.json, the student token's authority over gradings of its
+// problem, and the score passback of each such grading. The checks themselves live in lti/;
+// this is the wiring, with the single-use values, the student tokens and the outbox behind
+// lti/'s interfaces (in-process now; server/lti_store_adapter.h once the store is there).
+// Thread-safety: every method may be called from any thread.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "ags_client.h"
+#include "error_response.h"
+#include "headgrader/problem.h"
+#include "http_client.h"
+#include "keyset_cache.h"
+#include "launch_tokens.h"
+#include "login_state.h"
+#include "lti_config.h"
+#include "once_set.h"
+#include "passback_worker.h"
+#include "score_outbox.h"
+
+namespace headgrader::server {
+
+using lti::Clock;
+
+struct LtiOptions {
+  std::filesystem::path file;  // --lti FILE
+  bool allow_http = false;     // --lti-allow-http
+  // Hidden test flags (--lti-keyset-refetch-ms, --lti-backoff-ms): a shorter rate limit on
+  // refetching a keyset and a shorter first back-off, so the e2e suite runs in seconds.
+  std::chrono::milliseconds keyset_refetch = limits::kLtiKeysetRefetchInterval;
+  std::chrono::milliseconds first_backoff = limits::kPassbackFirstBackoff;
+};
+
+// What a grading needs to know of the student token it came with.
+struct LtiStudent {
+  lti::LaunchBinding binding;
+};
+
+// Writes `line` and a newline to stderr in one write(2), so that lines from several threads
+// (and the access log's) do not interleave.
+void stderr_line(const std::string& line);
+
+class LtiService {
+ public:
+  // Loads the --lti file and its key; an Error names what is wrong (the server then stops).
+  // `problems` must outlive the service. `log` gets one line per refused launch and per
+  // passback trouble.
+  static Result<std::unique_ptr<LtiService>> open(const LtiOptions& options,
+                                                  const ProblemSet& problems,
+                                                  std::function<void(const std::string&)> log);
+  ~LtiService();
+
+  // The answer when `request` is for an LTI route, else nullopt.
+  std::optional<Response> route(const Request& request);
+
+  // For a grading of `problem_id`: nullopt when the request carries no bearer token; the
+  // launch when it carries a live student token of this problem; an Error otherwise (401
+  // unauthorized for an unknown or expired token, 403 forbidden for another problem's).
+  Result<std::optional<LtiStudent>> authorize_grade(const Request& request,
+                                                    std::string_view problem_id);
+
+  // A grading by a launched student was answered: queue its score when the launch has a
+  // line item. `time`: the grading's (the score's timestamp, the same on every retry).
+  void graded(const LtiStudent& student, double score, const std::string& submission_id,
+              Clock::time_point time);
+
+  lti::ScoreOutbox& outbox() { return *outbox_; }
+
+ private:
+  LtiService(lti::LtiConfig config, const ProblemSet& problems, const LtiOptions& options,
+             std::function<void(const std::string&)> log);
+
+  Response login(const Request& request);
+  Response launch(const Request& request);
+  Response deep_link(const Request& request);
+  Response jwks(const Request& request) const;
+  Response refused(const Request& request, const Error& error, std::string_view route);
+
+  const lti::LtiConfig config_;
+  const ProblemSet& problems_;
+  std::function<void(const std::string&)> log_;
+  lti::BeastHttpClient http_;
+  lti::KeysetCache keys_;
+  lti::LoginStates states_;
+  std::unique_ptr<lti::OnceSet> once_;
+  std::unique_ptr<lti::LaunchTokens> tokens_;
+  std::unique_ptr<lti::ScoreOutbox> outbox_;
+  lti::AgsClient ags_;
+  std::string jwks_json_;
+  std::unique_ptr<lti::PassbackWorker> worker_;  // last: stopped first
+};
+
+}  // namespace headgrader::server
