@@ -3,9 +3,9 @@
 # only (no downloads from anywhere else). Idempotent: installs nothing that is already there.
 # Usage: scripts/install-deps.sh [run|test]   (run: build and serve; test: also the test tools)
 set -euo pipefail
-want=(cmake make g++ libboost1.81-dev libeigen3-dev nlohmann-json3-dev)
+want=(cmake make g++ libboost1.81-dev libeigen3-dev nlohmann-json3-dev libssl-dev ca-certificates)
 if [[ "${1:-run}" == test ]]; then
-  want+=(libgtest-dev libgmock-dev libbenchmark-dev clang libclang-rt-14-dev python3 python3-jsonschema curl wrk)
+  want+=(libgtest-dev libgmock-dev libbenchmark-dev clang libclang-rt-14-dev python3 python3-jsonschema curl wrk python3-jwt python3-cryptography)
 fi
 missing=()
 for p in "${want[@]}"; do

@@ -14,6 +14,9 @@ cmake --build build-ci -j"$jobs"
 ctest --test-dir build-ci --output-on-failure -j"$jobs" --timeout 600
 build-ci/cli/headgrader validate problems
 
+echo "== LTI 1.3 end to end: the real server against a fake platform (tests/lti/platform.py)"
+/usr/bin/python3 tests/lti/test_lti_e2e.py build-ci
+
 if [[ "${HEADGRADER_SKIP_DOCKER:-0}" != 1 ]]; then
   echo "== Docker image: build, run, grade through the published port, SIGTERM"
   docker/test.sh build-ci
