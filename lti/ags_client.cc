@@ -21,9 +21,7 @@ long long unix_seconds(Clock::time_point t) {
   return std::chrono::duration_cast<std::chrono::seconds>(t.time_since_epoch()).count();
 }
 
-std::string key_of(const Platform& platform) {
-  return platform.issuer + "\n" + platform.client_id;
-}
+std::string key_of(const Platform& platform) { return platform.issuer + "\n" + platform.client_id; }
 
 }  // namespace
 
@@ -77,16 +75,15 @@ Result<std::string> AgsClient::token(const Platform& platform, Clock::time_point
                         {"client_assertion_type", kAssertionType},
                         {"client_assertion", *assertion},
                         {"scope", std::string(kScoreScope)}};
-  Result<HttpAnswer> answer =
-      http_.send({"POST",
-                  platform.auth_token_url,
-                  {{"Content-Type", "application/x-www-form-urlencoded"},
-                   {"Accept", "application/json"}},
-                  encode_form(form)});
+  Result<HttpAnswer> answer = http_.send(
+      {"POST",
+       platform.auth_token_url,
+       {{"Content-Type", "application/x-www-form-urlencoded"}, {"Accept", "application/json"}},
+       encode_form(form)});
   if (!answer) return answer.error();
   if (answer->status != 200) {
-    return Error{"token_refused",
-                 "the token endpoint answered " + std::to_string(answer->status), ""};
+    return Error{"token_refused", "the token endpoint answered " + std::to_string(answer->status),
+                 ""};
   }
   const std::optional<Json> body = parse_json_object(answer->body, kMaxTokenAnswerDepth);
   const auto access = body ? body->find("access_token") : Json::const_iterator();
@@ -114,9 +111,11 @@ SendOutcome AgsClient::post_score(const Platform& platform, const Score& score,
   for (int attempt = 0; attempt < 2; ++attempt) {
     Result<std::string> access = token(platform, now, /*fresh=*/attempt > 0);
     if (!access) return {SendOutcome::Kind::kRetry, 0, access.error().message};
-    Result<HttpAnswer> answer = http_.send(
-        {"POST", url, {{"Content-Type", kScoreMediaType}, {"Authorization", "Bearer " + *access}},
-         body});
+    Result<HttpAnswer> answer =
+        http_.send({"POST",
+                    url,
+                    {{"Content-Type", kScoreMediaType}, {"Authorization", "Bearer " + *access}},
+                    body});
     if (!answer) return {SendOutcome::Kind::kRetry, 0, answer.error().message};
     const int status = answer->status;
     if (status >= 200 && status < 300) return {SendOutcome::Kind::kSent, status, ""};

@@ -12,7 +12,7 @@ namespace headgrader::lti {
 // the RNG fails (it never should once seeded; a token we cannot make must not be guessable).
 std::string random_token(std::size_t bytes = 32);
 
-std::string sha256(std::string_view data);  // 32 raw bytes
+std::string sha256(std::string_view data);                             // 32 raw bytes
 std::string hmac_sha256(std::string_view key, std::string_view data);  // 32 raw bytes
 
 // Equal contents, in time that depends only on the lengths.

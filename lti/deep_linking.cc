@@ -21,8 +21,8 @@ Result<std::string> deep_linking_response(const LtiConfig& config, const LaunchB
   item["title"] = choice.title;
   item["url"] = config.launch_url();
   item["custom"] = {{"problem", choice.problem_id}};
-  item["lineItem"] = {{"scoreMaximum", 1}, {"label", choice.title},
-                      {"resourceId", choice.problem_id}};
+  item["lineItem"] = {
+      {"scoreMaximum", 1}, {"label", choice.title}, {"resourceId", choice.problem_id}};
   Json claims = Json::object();
   claims["iss"] = binding.client_id;
   claims["aud"] = binding.issuer;
@@ -34,7 +34,8 @@ Result<std::string> deep_linking_response(const LtiConfig& config, const LaunchB
   claims[std::string(kClaim) + "version"] = "1.3.0";
   claims[std::string(kDlClaim) + "content_items"] = Json::array({item});
   // The request's opaque data goes back unchanged when it had some (LTI-DL §4.2.4).
-  if (!binding.deep_link_data.empty()) claims[std::string(kDlClaim) + "data"] = binding.deep_link_data;
+  if (!binding.deep_link_data.empty())
+    claims[std::string(kDlClaim) + "data"] = binding.deep_link_data;
   return sign_rs256(config.private_key, config.kid, claims);
 }
 

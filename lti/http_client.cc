@@ -140,42 +140,41 @@ Result<HttpAnswer> BeastHttpClient::send(const HttpRequest& request) {
   parser.body_limit(limits::kLtiMaxFetchBytes);
   beast::error_code failure;
   bool done = false;
-  resolver.async_resolve(url->host, url->port, [&](beast::error_code ec,
-                                                   tcp::resolver::results_type results) {
-    if (ec) {
-      failure = ec;
-      done = true;
-      return;
-    }
-    tcp_layer.expires_after(timeout_);
-    tcp_layer.async_connect(results, [&](beast::error_code connect_ec, const tcp::endpoint&) {
-      if (connect_ec) {
-        failure = connect_ec;
-        done = true;
-        return;
-      }
-      if (!url->https) {
-        exchange(*plain, message, buffer, parser, failure, done);
-        return;
-      }
-      secure->async_handshake(ssl::stream_base::client, [&](beast::error_code handshake_ec) {
-        if (handshake_ec) {
-          failure = handshake_ec;
+  resolver.async_resolve(
+      url->host, url->port, [&](beast::error_code ec, tcp::resolver::results_type results) {
+        if (ec) {
+          failure = ec;
           done = true;
           return;
         }
-        exchange(*secure, message, buffer, parser, failure, done);
+        tcp_layer.expires_after(timeout_);
+        tcp_layer.async_connect(results, [&](beast::error_code connect_ec, const tcp::endpoint&) {
+          if (connect_ec) {
+            failure = connect_ec;
+            done = true;
+            return;
+          }
+          if (!url->https) {
+            exchange(*plain, message, buffer, parser, failure, done);
+            return;
+          }
+          secure->async_handshake(ssl::stream_base::client, [&](beast::error_code handshake_ec) {
+            if (handshake_ec) {
+              failure = handshake_ec;
+              done = true;
+              return;
+            }
+            exchange(*secure, message, buffer, parser, failure, done);
+          });
+        });
       });
-    });
-  });
   ioc.run_for(timeout_);
   if (!done) {
     resolver.cancel();
     tcp_layer.cancel();
     ioc.restart();
     ioc.run();
-    return fetch_error(request.url, "no answer within " +
-                                        std::to_string(timeout_.count()) + " ms");
+    return fetch_error(request.url, "no answer within " + std::to_string(timeout_.count()) + " ms");
   }
   if (failure) return fetch_error(request.url, failure.message());
   const auto& response = parser.get();

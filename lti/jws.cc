@@ -127,15 +127,13 @@ bool verify_rs256(const RsaKey& key, const Jws& jws) {
   }
   std::unique_ptr<EVP_MD_CTX, MdCtxFree> ctx(EVP_MD_CTX_new());
   EVP_PKEY_CTX* pkey_ctx = nullptr;  // owned by ctx
-  if (!ctx ||
-      EVP_DigestVerifyInit(ctx.get(), &pkey_ctx, EVP_sha256(), nullptr, key.get()) != 1 ||
+  if (!ctx || EVP_DigestVerifyInit(ctx.get(), &pkey_ctx, EVP_sha256(), nullptr, key.get()) != 1 ||
       EVP_PKEY_CTX_set_rsa_padding(pkey_ctx, RSA_PKCS1_PADDING) != 1) {
     return false;
   }
   const int verified = EVP_DigestVerify(
-      ctx.get(), reinterpret_cast<const unsigned char*>(jws.signature.data()),
-      jws.signature.size(), reinterpret_cast<const unsigned char*>(jws.signing_input.data()),
-      jws.signing_input.size());
+      ctx.get(), reinterpret_cast<const unsigned char*>(jws.signature.data()), jws.signature.size(),
+      reinterpret_cast<const unsigned char*>(jws.signing_input.data()), jws.signing_input.size());
   return verified == 1;
 }
 

@@ -15,11 +15,11 @@
 namespace headgrader::lti {
 
 struct Jws {
-  Json header;               // a JSON object; alg == "RS256"
-  Json payload;              // a JSON object, not yet trusted
-  std::string kid;           // the header's key id, not empty
-  std::string signing_input; // "BASE64URL(header).BASE64URL(payload)"
-  std::string signature;     // raw bytes
+  Json header;                // a JSON object; alg == "RS256"
+  Json payload;               // a JSON object, not yet trusted
+  std::string kid;            // the header's key id, not empty
+  std::string signing_input;  // "BASE64URL(header).BASE64URL(payload)"
+  std::string signature;      // raw bytes
 };
 
 // Three base64url parts (strictly decoded), header and payload JSON objects without duplicate

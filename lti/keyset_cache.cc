@@ -27,8 +27,8 @@ Result<bool> KeysetCache::fetch(const std::string& url, Keyset& keyset, Clock::t
                          "the platform's keyset could not be fetched: " + answer.error().message);
   }
   if (answer->status != 200) {
-    return check_failure(check::kKeyset, "the platform's keyset_url answered " +
-                                             std::to_string(answer->status));
+    return check_failure(check::kKeyset,
+                         "the platform's keyset_url answered " + std::to_string(answer->status));
   }
   const std::optional<Json> jwks = parse_json_object(answer->body, kMaxKeysetDepth);
   const auto keys = jwks ? jwks->find("keys") : Json::const_iterator();

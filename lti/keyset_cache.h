@@ -32,8 +32,8 @@ class KeySource {
 
 class KeysetCache final : public KeySource {
  public:
-  explicit KeysetCache(HttpClient& http,
-                       std::chrono::milliseconds refetch_interval = limits::kLtiKeysetRefetchInterval)
+  explicit KeysetCache(HttpClient& http, std::chrono::milliseconds refetch_interval =
+                                             limits::kLtiKeysetRefetchInterval)
       : http_(http), refetch_interval_(refetch_interval) {}
   Result<RsaKey> key(const Platform& platform, const std::string& kid,
                      Clock::time_point now) override;

@@ -18,9 +18,8 @@ Result<std::string> MemoryLaunchTokens::issue(const LaunchBinding& binding) {
   std::string token = random_token();
   const std::lock_guard lock(mutex_);
   // Expired bindings go as new ones come, so memory holds one lifetime's launches.
-  std::erase_if(bindings_, [now = Clock::now()](const auto& entry) {
-    return entry.second.expires <= now;
-  });
+  std::erase_if(bindings_,
+                [now = Clock::now()](const auto& entry) { return entry.second.expires <= now; });
   bindings_[token_hash(token)] = binding;
   return token;
 }

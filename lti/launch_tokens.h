@@ -46,8 +46,7 @@ std::string token_hash(std::string_view token);
 class MemoryLaunchTokens final : public LaunchTokens {
  public:
   Result<std::string> issue(const LaunchBinding& binding) override;
-  Result<std::optional<LaunchBinding>> find(std::string_view token,
-                                            Clock::time_point now) override;
+  Result<std::optional<LaunchBinding>> find(std::string_view token, Clock::time_point now) override;
 
  private:
   std::mutex mutex_;

@@ -79,17 +79,17 @@ Result<VerifiedLaunch> verify_launch(const LaunchContext& context, std::string_v
     }
   }
   if (platform == nullptr) {
-    return check_failure(check::kAudience,
-                         "the id_token's audience holds none of this tool's client ids for " +
-                             shown(issuer));
+    return check_failure(
+        check::kAudience,
+        "the id_token's audience holds none of this tool's client ids for " + shown(issuer));
   }
 
   Result<RsaKey> key = context.keys.key(*platform, jws.kid, now);
   if (!key) return key.error();
   if (!verify_rs256(*key, jws)) {
-    return check_failure(check::kSignature,
-                         "the id_token's signature is not valid for the platform's key \"" +
-                             shown(jws.kid) + "\"");
+    return check_failure(
+        check::kSignature,
+        "the id_token's signature is not valid for the platform's key \"" + shown(jws.kid) + "\"");
   }
 
   // From here on the payload is the platform's word.
@@ -104,8 +104,8 @@ Result<VerifiedLaunch> verify_launch(const LaunchContext& context, std::string_v
   const double skew = static_cast<double>(limits::kLtiClockSkew.count());
   const std::optional<double> exp = numeric_date(payload, "exp");
   if (!exp || seconds(now) > *exp + skew) {
-    return check_failure(check::kExpiry, exp ? "the id_token has expired"
-                                             : "the id_token has no exp (expiry)");
+    return check_failure(check::kExpiry,
+                         exp ? "the id_token has expired" : "the id_token has no exp (expiry)");
   }
   const std::optional<double> iat = numeric_date(payload, "iat");
   if (!iat || *iat > seconds(now) + skew) {
@@ -135,10 +135,9 @@ Result<VerifiedLaunch> verify_launch(const LaunchContext& context, std::string_v
   }
   const std::string message_type = string_at(payload, claim("message_type"));
   if (message_type != kResourceLinkRequest && message_type != kDeepLinkingRequest) {
-    return check_failure(check::kMessageType,
-                         "the message type \"" + shown(message_type) + "\" is not " +
-                             std::string(kResourceLinkRequest) + " or " +
-                             std::string(kDeepLinkingRequest));
+    return check_failure(check::kMessageType, "the message type \"" + shown(message_type) +
+                                                  "\" is not " + std::string(kResourceLinkRequest) +
+                                                  " or " + std::string(kDeepLinkingRequest));
   }
   const std::string subject = string_at(payload, "sub");
   if (subject.empty()) {
@@ -184,9 +183,9 @@ Result<VerifiedLaunch> verify_launch(const LaunchContext& context, std::string_v
                            "the link has no custom parameter problem (problem=ID)");
     }
     if (!context.problem_exists(binding.problem)) {
-      return check_failure(check::kProblem,
-                           "the link names the problem \"" + shown(binding.problem) +
-                               "\", which the grader does not serve");
+      return check_failure(check::kProblem, "the link names the problem \"" +
+                                                shown(binding.problem) +
+                                                "\", which the grader does not serve");
     }
     const Json& ags = object_claim(kAgsEndpoint);
     const auto scope = ags.find("scope");

@@ -21,7 +21,8 @@ namespace headgrader::lti {
 
 inline constexpr std::string_view kResourceLinkRequest = "LtiResourceLinkRequest";
 inline constexpr std::string_view kDeepLinkingRequest = "LtiDeepLinkingRequest";
-inline constexpr std::string_view kScoreScope = "https://purl.imsglobal.org/spec/lti-ags/scope/score";
+inline constexpr std::string_view kScoreScope =
+    "https://purl.imsglobal.org/spec/lti-ags/scope/score";
 
 struct VerifiedLaunch {
   const Platform* platform = nullptr;

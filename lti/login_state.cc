@@ -26,8 +26,8 @@ LoginStates::LoginStates(const RsaKey& tool_key) {
   unsigned char* der = nullptr;
   const int length = i2d_PrivateKey(tool_key.get(), &der);
   if (length <= 0) throw std::runtime_error("the tool's private key cannot be encoded");
-  secret_ = sha256(std::string(kStatePurpose) +
-                   std::string(reinterpret_cast<const char*>(der), static_cast<std::size_t>(length)));
+  secret_ = sha256(std::string(kStatePurpose) + std::string(reinterpret_cast<const char*>(der),
+                                                            static_cast<std::size_t>(length)));
   OPENSSL_clear_free(der, static_cast<std::size_t>(length));
 }
 
@@ -70,9 +70,9 @@ Result<std::string> LoginStates::check(std::string_view state,
   }
   const Clock::time_point expires{std::chrono::seconds(expiry)};
   if (expires <= now) {
-    return check_failure(check::kState,
-                         "the state has expired (a login is good for " +
-                             std::to_string(limits::kLtiStateLifetime.count()) + " s)");
+    return check_failure(check::kState, "the state has expired (a login is good for " +
+                                            std::to_string(limits::kLtiStateLifetime.count()) +
+                                            " s)");
   }
   if (cookie && !constant_time_equal(*cookie, state)) {
     return check_failure(check::kState, "the state is not the one this browser's cookie holds");

@@ -12,11 +12,11 @@
 namespace headgrader::lti {
 
 namespace check {
-inline constexpr const char* kState = "state";              // missing, forged, expired, reused
-inline constexpr const char* kFormat = "token_format";      // not three base64url JSON parts
-inline constexpr const char* kAlgorithm = "alg";            // anything but RS256
-inline constexpr const char* kKeyId = "kid";                // missing, or not in the keyset
-inline constexpr const char* kKeyset = "keyset";            // the platform's JWKS unreachable
+inline constexpr const char* kState = "state";          // missing, forged, expired, reused
+inline constexpr const char* kFormat = "token_format";  // not three base64url JSON parts
+inline constexpr const char* kAlgorithm = "alg";        // anything but RS256
+inline constexpr const char* kKeyId = "kid";            // missing, or not in the keyset
+inline constexpr const char* kKeyset = "keyset";        // the platform's JWKS unreachable
 inline constexpr const char* kSignature = "signature";
 inline constexpr const char* kIssuer = "iss";
 inline constexpr const char* kAudience = "aud";
@@ -28,8 +28,8 @@ inline constexpr const char* kDeployment = "deployment_id";
 inline constexpr const char* kVersion = "version";
 inline constexpr const char* kMessageType = "message_type";
 inline constexpr const char* kSubject = "sub";
-inline constexpr const char* kProblem = "problem";          // custom claim missing or unknown
-inline constexpr const char* kLogin = "login";              // a bad login initiation
+inline constexpr const char* kProblem = "problem";  // custom claim missing or unknown
+inline constexpr const char* kLogin = "login";      // a bad login initiation
 }  // namespace check
 
 // A failed check: 403 for an unknown deployment or problem (the launch is genuine but this

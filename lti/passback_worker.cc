@@ -78,7 +78,8 @@ void PassbackWorker::send_due() {
            std::to_string(wait.count()) + " ms");
       marked = outbox_.mark_retry(entry.id, Clock::now() + wait, outcome.status, outcome.error);
     }
-    if (!marked) log_("passback " + entry.id + ": cannot record the outcome: " + marked.error().message);
+    if (!marked)
+      log_("passback " + entry.id + ": cannot record the outcome: " + marked.error().message);
   }
 }
 

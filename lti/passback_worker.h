@@ -29,8 +29,8 @@ std::chrono::milliseconds backoff_after(int attempts, const BackoffPolicy& polic
 class PassbackWorker {
  public:
   // `log` gets one line per attempt that did not succeed (never a token).
-  PassbackWorker(const LtiConfig& config, ScoreOutbox& outbox, AgsClient& ags,
-                 BackoffPolicy policy, std::function<void(const std::string&)> log);
+  PassbackWorker(const LtiConfig& config, ScoreOutbox& outbox, AgsClient& ags, BackoffPolicy policy,
+                 std::function<void(const std::string&)> log);
   ~PassbackWorker();
   PassbackWorker(const PassbackWorker&) = delete;
   PassbackWorker& operator=(const PassbackWorker&) = delete;

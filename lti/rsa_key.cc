@@ -167,10 +167,10 @@ Result<RsaKey> generate_private_key(const std::filesystem::path& out) {
     return key_error(out.string() + ": cannot create the key file: " + std::strerror(errno));
   }
   BIO* bio = BIO_new_fd(fd, BIO_CLOSE);
-  const bool written = bio != nullptr &&
-                       PEM_write_bio_PrivateKey(bio, key, nullptr, nullptr, 0, nullptr, nullptr) ==
-                           1 &&
-                       BIO_flush(bio) == 1;
+  const bool written =
+      bio != nullptr &&
+      PEM_write_bio_PrivateKey(bio, key, nullptr, nullptr, 0, nullptr, nullptr) == 1 &&
+      BIO_flush(bio) == 1;
   if (bio != nullptr) {
     BIO_free(bio);
   } else {

@@ -17,8 +17,8 @@
 namespace headgrader::lti {
 
 struct OutboxEntry {
-  std::string id;             // the outbox's own id
-  std::string submission_id;  // the grading record's, or "" without a store
+  std::string id;                 // the outbox's own id
+  std::string submission_id;      // the grading record's, or "" without a store
   std::string issuer, client_id;  // which platform (LtiConfig::find)
   Score score;
   std::string status = "pending";  // pending | sent | failed
@@ -41,10 +41,9 @@ class ScoreOutbox {
                                                      std::size_t max) = 0;
   // The outcome of one attempt (attempts is incremented by each).
   virtual Result<bool> mark_sent(const std::string& id, int status) = 0;
-  virtual Result<bool> mark_retry(const std::string& id, Clock::time_point next_attempt,
-                                  int status, const std::string& error) = 0;
-  virtual Result<bool> mark_failed(const std::string& id, int status,
-                                   const std::string& error) = 0;
+  virtual Result<bool> mark_retry(const std::string& id, Clock::time_point next_attempt, int status,
+                                  const std::string& error) = 0;
+  virtual Result<bool> mark_failed(const std::string& id, int status, const std::string& error) = 0;
   // Entries with this status ("" for all), oldest first.
   virtual Result<std::vector<OutboxEntry>> list(std::string_view status) = 0;
   // A failed entry back to pending, due now (POST /v1/passback/{id}/retry); false when `id`

@@ -58,8 +58,8 @@ std::optional<FormFields> parse_form(std::string_view body) {
     if (pair.empty()) continue;
     const std::size_t eq = pair.find('=');
     std::optional<std::string> name = decode_component(pair.substr(0, eq));
-    std::optional<std::string> value = decode_component(
-        eq == std::string_view::npos ? std::string_view() : pair.substr(eq + 1));
+    std::optional<std::string> value =
+        decode_component(eq == std::string_view::npos ? std::string_view() : pair.substr(eq + 1));
     if (!name || !value) return std::nullopt;
     if (!fields.emplace(std::move(*name), std::move(*value)).second) return std::nullopt;
   }

@@ -20,12 +20,23 @@ std::string html_escape(std::string_view text) {
   out.reserve(text.size());
   for (const char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -48,9 +59,11 @@ std::string lti_student_page(std::string_view token, std::string_view problem_id
   std::string body = "<h1>" + html_escape(problem_title) + "</h1>\n";
   body += "<p>Signed in from your course as <strong id=\"student-name\">" +
           html_escape(student_name.empty() ? std::string_view("(no name given)") : student_name) +
-          "</strong>. Problem <code id=\"problem-id\">" + html_escape(problem_id) + "</code>.</p>\n";
-  body += "<p>Gradings sent from this page are recorded for you, and their score goes to the "
-          "course's gradebook.</p>\n";
+          "</strong>. Problem <code id=\"problem-id\">" + html_escape(problem_id) +
+          "</code>.</p>\n";
+  body +=
+      "<p>Gradings sent from this page are recorded for you, and their score goes to the "
+      "course's gradebook.</p>\n";
   return page(problem_title, head, body);
 }
 
@@ -61,8 +74,8 @@ std::string lti_picker_page(std::string_view action, std::string_view token,
     body += "<li><form method=\"post\" action=\"" + html_escape(action) + "\">";
     body += "<input type=\"hidden\" name=\"token\" value=\"" + html_escape(token) + "\">";
     body += "<input type=\"hidden\" name=\"problem\" value=\"" + html_escape(id) + "\">";
-    body += "<button type=\"submit\">" + html_escape(title) + "</button> <code>" +
-            html_escape(id) + "</code></form></li>\n";
+    body += "<button type=\"submit\">" + html_escape(title) + "</button> <code>" + html_escape(id) +
+            "</code></form></li>\n";
   }
   body += "</ul>\n";
   return page("Link a problem", "", body);

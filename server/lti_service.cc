@@ -42,11 +42,10 @@ Response html_response(const Request& request, http::status status, std::string 
 }
 
 Response method_not_allowed(const Request& request, const char* allow) {
-  Response response = error_response({error_code::kMethodNotAllowed,
-                                      std::string(request.method_string()) +
-                                          " is not allowed here; use " + allow,
-                                      ""},
-                                     request.version(), request.keep_alive());
+  Response response = error_response(
+      {error_code::kMethodNotAllowed,
+       std::string(request.method_string()) + " is not allowed here; use " + allow, ""},
+      request.version(), request.keep_alive());
   response.set(http::field::allow, allow);
   return response;
 }
@@ -135,8 +134,8 @@ Result<std::unique_ptr<LtiService>> LtiService::open(const LtiOptions& options,
       new LtiService(std::move(config).value(), problems, options, std::move(log)));
 }
 
-LtiService::LtiService(lti::LtiConfig config, const ProblemSet& problems,
-                       const LtiOptions& options, std::function<void(const std::string&)> log)
+LtiService::LtiService(lti::LtiConfig config, const ProblemSet& problems, const LtiOptions& options,
+                       std::function<void(const std::string&)> log)
     : config_(std::move(config)),
       problems_(problems),
       log_(std::move(log)),
@@ -147,8 +146,8 @@ LtiService::LtiService(lti::LtiConfig config, const ProblemSet& problems,
       tokens_(std::make_unique<lti::MemoryLaunchTokens>()),
       outbox_(std::make_unique<lti::MemoryScoreOutbox>()),
       ags_(config_, http_) {
-  jwks_json_ = Json{{"keys", Json::array({lti::public_jwk(config_.private_key, config_.kid)})}}
-                   .dump();
+  jwks_json_ =
+      Json{{"keys", Json::array({lti::public_jwk(config_.private_key, config_.kid)})}}.dump();
   lti::BackoffPolicy policy;
   policy.first = options.first_backoff;
   worker_ = std::make_unique<lti::PassbackWorker>(config_, *outbox_, ags_, policy, log_);
@@ -170,24 +169,26 @@ std::optional<Response> LtiService::route(const Request& request) {
 }
 
 Response LtiService::jwks(const Request& request) const {
-  Response response = json_response(http::status::ok, jwks_json_, request.version(),
-                                    request.keep_alive());
+  Response response =
+      json_response(http::status::ok, jwks_json_, request.version(), request.keep_alive());
   response.set(http::field::cache_control, "max-age=300");
   return response;
 }
 
 Response LtiService::refused(const Request& request, const Error& error, std::string_view route) {
   // The log says which check failed and why; never a token, a state or a nonce.
-  log_(Json{{"lti", route}, {"refused", error.field}, {"status", status_for(error.code)},
+  log_(Json{{"lti", route},
+            {"refused", error.field},
+            {"status", status_for(error.code)},
             {"reason", error.message}}
            .dump(-1, ' ', false, Json::error_handler_t::replace));
   const http::status status =
       error.code == error_code::kForbidden || error.code == error_code::kUnauthorized
           ? status_for(error.code)
           : http::status::bad_request;
-  return html_response(request, status,
-                       lti_refused_page(error.field, lti::instructor_advice(error.field),
-                                        error.message));
+  return html_response(
+      request, status,
+      lti_refused_page(error.field, lti::instructor_advice(error.field), error.message));
 }
 
 Response LtiService::login(const Request& request) {
@@ -207,8 +208,8 @@ Response LtiService::login(const Request& request) {
   const std::string issuer = field("iss"), login_hint = field("login_hint");
   const std::string target = field("target_link_uri"), client_id = field("client_id");
   const std::string deployment = field("lti_deployment_id");
-  if (issuer.empty() || login_hint.empty() || target.empty()) {
-    return bad("the login initiation needs iss, login_hint and target_link_uri");
+  if (issuer.empty() || login_hint.empty()) {
+    return bad("the login initiation needs iss and login_hint");
   }
   const lti::Platform* platform = config_.find(issuer, client_id);
   if (platform == nullptr) {
@@ -217,13 +218,15 @@ Response LtiService::login(const Request& request) {
                " is registered (or several are and no client_id was sent)");
   }
   if (!deployment.empty() && !platform->knows_deployment(deployment)) {
-    return refused(request,
-                   lti::check_failure(lti::check::kDeployment,
-                                      "the deployment \"" + lti::shown(deployment) +
-                                          "\" is not registered for this platform"),
-                   "login");
+    return refused(
+        request,
+        lti::check_failure(lti::check::kDeployment, "the deployment \"" + lti::shown(deployment) +
+                                                        "\" is not registered for this platform"),
+        "login");
   }
-  if (!target.starts_with(config_.base_url + "/") && target != config_.base_url) {
+  // target_link_uri is where the platform will send the launch; Canvas calls it optional.
+  if (!target.empty() && !target.starts_with(config_.base_url + "/") &&
+      target != config_.base_url) {
     return bad("target_link_uri is not this tool's (" + config_.base_url + ")");
   }
   const lti::LoginStates::Issued issued = states_.issue(Clock::now());
@@ -272,7 +275,8 @@ Response LtiService::launch(const Request& request) {
   const lti::LaunchContext context{config_, keys_, *once_, [this](std::string_view id) {
                                      return problems_.find(id) != nullptr;
                                    }};
-  Result<lti::VerifiedLaunch> verified = lti::verify_launch(context, field("id_token"), *nonce, now);
+  Result<lti::VerifiedLaunch> verified =
+      lti::verify_launch(context, field("id_token"), *nonce, now);
   if (!verified) return refused(request, verified.error(), "launch");
 
   lti::LaunchBinding binding = verified->binding;
@@ -282,7 +286,8 @@ Response LtiService::launch(const Request& request) {
   std::string body;
   if (verified->message_type == lti::kDeepLinkingRequest) {
     std::vector<std::pair<std::string, std::string>> choices;
-    for (const auto& problem : problems_.problems()) choices.emplace_back(problem->id, problem->title);
+    for (const auto& problem : problems_.problems())
+      choices.emplace_back(problem->id, problem->title);
     body = lti_picker_page(std::string(kDeepLinkPath), *token, choices);
   } else {
     const Problem* problem = problems_.find(binding.problem);
@@ -290,9 +295,9 @@ Response LtiService::launch(const Request& request) {
                             binding.name);
   }
   Response response = html_response(request, http::status::ok, std::move(body));
-  response.set(http::field::set_cookie, lti::LoginStates::cookie_name(state) + "=" +
-                                            cookie_attributes(config_.https(),
-                                                              std::chrono::seconds(0)));
+  response.set(http::field::set_cookie,
+               lti::LoginStates::cookie_name(state) + "=" +
+                   cookie_attributes(config_.https(), std::chrono::seconds(0)));
   return response;
 }
 
@@ -322,12 +327,10 @@ Response LtiService::deep_link(const Request& request) {
                    "deep-link");
   }
   // One answer per deep-linking launch: the platform takes one response per request.
-  Result<bool> first =
-      once_->consume("deep_link", lti::token_hash(token), (*found)->expires, now);
+  Result<bool> first = once_->consume("deep_link", lti::token_hash(token), (*found)->expires, now);
   if (!first) return refused(request, first.error(), "deep-link");
   if (!*first) {
-    return refused(request,
-                   lti::check_failure(lti::check::kState, "a problem was chosen already"),
+    return refused(request, lti::check_failure(lti::check::kState, "a problem was chosen already"),
                    "deep-link");
   }
   Result<std::string> jwt = lti::deep_linking_response(
@@ -357,6 +360,34 @@ Result<std::optional<LtiStudent>> LtiService::authorize_grade(const Request& req
                  ""};
   }
   return std::optional<LtiStudent>(LtiStudent{**found});
+}
+
+Result<std::string> LtiService::passback_list(std::string_view status) {
+  if (status != "" && status != "pending" && status != "sent" && status != "failed") {
+    return Error{error_code::kBadRequest,
+                 "status must be pending, sent or failed; it is \"" + lti::shown(status) + "\"",
+                 "status"};
+  }
+  Result<std::vector<lti::OutboxEntry>> entries = outbox_->list(status);
+  if (!entries) return entries.error();
+  Json list = Json::array();
+  for (const lti::OutboxEntry& entry : *entries) {
+    Json item = Json::object();
+    item["id"] = entry.id;
+    item["submission_id"] = entry.submission_id.empty() ? Json() : Json(entry.submission_id);
+    item["status"] = entry.status;
+    item["attempts"] = entry.attempts;
+    item["last_status"] = entry.last_status == 0 ? Json() : Json(entry.last_status);
+    item["last_error"] = entry.last_error.empty() ? Json() : Json(entry.last_error);
+    list.push_back(std::move(item));
+  }
+  return Json{{"passback", std::move(list)}}.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+Result<bool> LtiService::passback_retry(const std::string& id) {
+  Result<bool> requeued = outbox_->retry(id, Clock::now());
+  if (requeued && *requeued) worker_->notify();
+  return requeued;
 }
 
 void LtiService::graded(const LtiStudent& student, double score, const std::string& submission_id,

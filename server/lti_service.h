@@ -70,6 +70,13 @@ class LtiService {
   void graded(const LtiStudent& student, double score, const std::string& submission_id,
               Clock::time_point time);
 
+  // The bodies of the staff routes GET /v1/passback?status=… ({"passback": [{"id",
+  // "submission_id", "status", "attempts", "last_status", "last_error"}…]}) and POST
+  // /v1/passback/{id}/retry (true: requeued, 202; false: no failed entry with that id, 404).
+  // Routing them waits for the staff keys of §7 (server/auth.h); an unknown status is a 400.
+  Result<std::string> passback_list(std::string_view status);
+  Result<bool> passback_retry(const std::string& id);
+
   lti::ScoreOutbox& outbox() { return *outbox_; }
 
  private:

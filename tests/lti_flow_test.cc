@@ -40,9 +40,7 @@ const RsaKey& tool_key() {
 Clock::time_point at(long long unix) { return Clock::time_point{std::chrono::seconds(unix)}; }
 constexpr long long kNow = 1'900'000'000;
 
-std::string failed(const Result<std::string>& result) {
-  return result ? "" : result.error().field;
-}
+std::string failed(const Result<std::string>& result) { return result ? "" : result.error().field; }
 
 TEST(LoginState, AnIssuedStatePassesOnceAndGivesItsNonce) {
   const LoginStates states(tool_key());
@@ -92,7 +90,8 @@ TEST(Ags, ScoresGoBeforeTheQueryString) {
 }
 
 TEST(Ags, TheScoreBodyHasTheFieldsOfTheSpecification) {
-  const Json body = Json::parse(score_body({"https://lms/li/7", "u-1", 0.75, "2026-12-01T10:00:00.000Z"}));
+  const Json body =
+      Json::parse(score_body({"https://lms/li/7", "u-1", 0.75, "2026-12-01T10:00:00.000Z"}));
   EXPECT_EQ(body, Json::parse(R"({"timestamp": "2026-12-01T10:00:00.000Z", "scoreGiven": 0.75,
       "scoreMaximum": 1, "activityProgress": "Completed", "gradingProgress": "FullyGraded",
       "userId": "u-1"})"));

@@ -3,11 +3,11 @@
 // deployment and the problem). Keys are made here with OpenSSL; the platform's keyset is served
 // to the real KeysetCache through its HttpClient seam.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <map>
 #include <string>
-#include <unistd.h>
 
 #include "base64url.h"
 #include "crypto.h"
@@ -60,22 +60,23 @@ Clock::time_point at(long long unix) { return Clock::time_point{std::chrono::sec
 constexpr long long kNow = 1'900'000'000;
 
 Json genuine_claims() {
-  return Json{{"iss", kIssuer},
-              {"aud", kClientId},
-              {"sub", "student-7"},
-              {"name", "Ada Lovelace"},
-              {"iat", kNow - 5},
-              {"exp", kNow + 300},
-              {"nonce", "N1"},
-              {"https://purl.imsglobal.org/spec/lti/claim/deployment_id", "dep-1"},
-              {"https://purl.imsglobal.org/spec/lti/claim/version", "1.3.0"},
-              {"https://purl.imsglobal.org/spec/lti/claim/message_type", "LtiResourceLinkRequest"},
-              {"https://purl.imsglobal.org/spec/lti/claim/resource_link", {{"id", "rl-1"}}},
-              {"https://purl.imsglobal.org/spec/lti/claim/context", {{"id", "c-1"}, {"title", "ML"}}},
-              {"https://purl.imsglobal.org/spec/lti/claim/custom", {{"problem", "handout"}}},
-              {"https://purl.imsglobal.org/spec/lti-ags/claim/endpoint",
-               {{"scope", Json::array({std::string(kScoreScope)})},
-                {"lineitem", "https://lms.example.edu/lineitems/9?type=x"}}}};
+  return Json{
+      {"iss", kIssuer},
+      {"aud", kClientId},
+      {"sub", "student-7"},
+      {"name", "Ada Lovelace"},
+      {"iat", kNow - 5},
+      {"exp", kNow + 300},
+      {"nonce", "N1"},
+      {"https://purl.imsglobal.org/spec/lti/claim/deployment_id", "dep-1"},
+      {"https://purl.imsglobal.org/spec/lti/claim/version", "1.3.0"},
+      {"https://purl.imsglobal.org/spec/lti/claim/message_type", "LtiResourceLinkRequest"},
+      {"https://purl.imsglobal.org/spec/lti/claim/resource_link", {{"id", "rl-1"}}},
+      {"https://purl.imsglobal.org/spec/lti/claim/context", {{"id", "c-1"}, {"title", "ML"}}},
+      {"https://purl.imsglobal.org/spec/lti/claim/custom", {{"problem", "handout"}}},
+      {"https://purl.imsglobal.org/spec/lti-ags/claim/endpoint",
+       {{"scope", Json::array({std::string(kScoreScope)})},
+        {"lineitem", "https://lms.example.edu/lineitems/9?type=x"}}}};
 }
 
 std::string sign(const Json& claims, const RsaKey& key = platform_key(), const char* kid = "k1") {
@@ -95,8 +96,13 @@ class Verifier : public ::testing::Test {
   Verifier() : cache_(server_, std::chrono::milliseconds(10'000)) {
     config_.base_url = "https://grader.example.edu";
     config_.kid = "tool-1";
-    config_.platforms.push_back({kIssuer, kClientId, {"dep-1"}, "https://lms.example.edu/auth",
-                                 "https://lms.example.edu/token", "", kKeysetUrl});
+    config_.platforms.push_back({kIssuer,
+                                 kClientId,
+                                 {"dep-1"},
+                                 "https://lms.example.edu/auth",
+                                 "https://lms.example.edu/token",
+                                 "",
+                                 kKeysetUrl});
   }
 
   Result<VerifiedLaunch> verify(const std::string& token, std::string_view nonce = "",
@@ -163,8 +169,8 @@ TEST_F(Verifier, Hs256KeyedWithThePlatformsPublicKeyIsRefused) {
   // The classic confusion attack: HMAC keyed with the public key's bytes, which a verifier
   // that lets the header choose the algorithm would accept.
   const Json header{{"alg", "HS256"}, {"kid", "k1"}, {"typ", "JWT"}};
-  const std::string input = base64url_encode(header.dump()) + "." +
-                            base64url_encode(genuine_claims().dump());
+  const std::string input =
+      base64url_encode(header.dump()) + "." + base64url_encode(genuine_claims().dump());
   const std::string jwk = public_jwk(platform_key(), "k1").dump();
   const std::string token = input + "." + base64url_encode(hmac_sha256(jwk, input));
   EXPECT_EQ(failed_check(token), check::kAlgorithm);
@@ -172,8 +178,8 @@ TEST_F(Verifier, Hs256KeyedWithThePlatformsPublicKeyIsRefused) {
 }
 
 TEST_F(Verifier, EveryOtherAlgorithmIsRefused) {
-  for (const Json& alg : {Json("RS512"), Json("PS256"), Json("ES256"), Json("rs256"), Json(256),
-                         Json(nullptr)}) {
+  for (const Json& alg :
+       {Json("RS512"), Json("PS256"), Json("ES256"), Json("rs256"), Json(256), Json(nullptr)}) {
     EXPECT_EQ(failed_check(raw_token({{"alg", alg}, {"kid", "k1"}}, genuine_claims(), "x")),
               check::kAlgorithm)
         << alg.dump();
@@ -190,8 +196,8 @@ TEST_F(Verifier, MalformedTokensAreRefusedAsFormat) {
   const std::string good = sign(genuine_claims());
   EXPECT_EQ(failed_check("abc.def"), check::kFormat);
   EXPECT_EQ(failed_check(good + ".x"), check::kFormat);
-  EXPECT_EQ(failed_check(good + "="), check::kFormat);              // padding
-  EXPECT_EQ(failed_check("!" + good.substr(1)), check::kFormat);    // not base64url
+  EXPECT_EQ(failed_check(good + "="), check::kFormat);            // padding
+  EXPECT_EQ(failed_check("!" + good.substr(1)), check::kFormat);  // not base64url
   EXPECT_EQ(failed_check(base64url_encode("[1]") + ".e30.x"), check::kFormat);
   // A header naming alg twice is ambiguous: refused, whichever one a parser would take.
   EXPECT_EQ(failed_check(base64url_encode(R"({"alg":"none","alg":"RS256","kid":"k1"})") + "." +
@@ -199,9 +205,9 @@ TEST_F(Verifier, MalformedTokensAreRefusedAsFormat) {
             check::kFormat);
   EXPECT_EQ(failed_check(std::string(limits::kLtiMaxTokenBytes + 1, 'a')), check::kFormat);
   const std::string deep = std::string(100, '[') + std::string(100, ']');
-  EXPECT_EQ(failed_check(base64url_encode(R"({"alg":"RS256","kid":"k1","x":)" + deep + "}") +
-                         ".e30.x"),
-            check::kFormat);
+  EXPECT_EQ(
+      failed_check(base64url_encode(R"({"alg":"RS256","kid":"k1","x":)" + deep + "}") + ".e30.x"),
+      check::kFormat);
 }
 
 TEST_F(Verifier, AForgedSignatureIsRefused) {
@@ -209,16 +215,15 @@ TEST_F(Verifier, AForgedSignatureIsRefused) {
   Json changed = genuine_claims();
   changed["sub"] = "someone-else";
   const std::string forged = genuine.substr(0, genuine.find('.') + 1) +
-                             base64url_encode(changed.dump()) +
-                             genuine.substr(genuine.rfind('.'));
+                             base64url_encode(changed.dump()) + genuine.substr(genuine.rfind('.'));
   EXPECT_EQ(failed_check(forged), check::kSignature);
   EXPECT_EQ(failed_check(sign(genuine_claims(), other_key(), "k1")), check::kSignature);
   // A signature one byte short or long never reaches OpenSSL as valid.
   std::string short_signature = *base64url_decode(genuine.substr(genuine.rfind('.') + 1));
   short_signature.pop_back();
-  EXPECT_EQ(failed_check(genuine.substr(0, genuine.rfind('.') + 1) +
-                         base64url_encode(short_signature)),
-            check::kSignature);
+  EXPECT_EQ(
+      failed_check(genuine.substr(0, genuine.rfind('.') + 1) + base64url_encode(short_signature)),
+      check::kSignature);
 }
 
 TEST_F(Verifier, TheIssuerMustBeAKnownPlatform) {
@@ -293,16 +298,16 @@ TEST_F(Verifier, VersionMessageTypeAndSubjectAreChecked) {
 TEST_F(Verifier, TheCustomProblemMustBeServed) {
   EXPECT_EQ(failed_check(with("https://purl.imsglobal.org/spec/lti/claim/custom", Json::object())),
             check::kProblem);
-  EXPECT_EQ(failed_check(with("https://purl.imsglobal.org/spec/lti/claim/custom",
-                              {{"problem", "nope"}})),
-            check::kProblem);
+  EXPECT_EQ(
+      failed_check(with("https://purl.imsglobal.org/spec/lti/claim/custom", {{"problem", "nope"}})),
+      check::kProblem);
 }
 
 TEST_F(Verifier, NoLineItemWithoutTheScoreScope) {
-  Result<VerifiedLaunch> launch =
-      verify(with("https://purl.imsglobal.org/spec/lti-ags/claim/endpoint",
-                  {{"scope", Json::array({"https://purl.imsglobal.org/spec/lti-ags/scope/lineitem"})},
-                   {"lineitem", "https://lms.example.edu/lineitems/9"}}));
+  Result<VerifiedLaunch> launch = verify(
+      with("https://purl.imsglobal.org/spec/lti-ags/claim/endpoint",
+           {{"scope", Json::array({"https://purl.imsglobal.org/spec/lti-ags/scope/lineitem"})},
+            {"lineitem", "https://lms.example.edu/lineitems/9"}}));
   ASSERT_TRUE(launch.ok());
   EXPECT_EQ(launch->binding.lineitem, "");
 }

@@ -62,8 +62,36 @@ def parse_forms(page):
     return parser.forms
 
 
+def self_signed_certificate(directory, name):
+    """A key and a self-signed certificate for DNS name `name`, as PEM files; returns paths."""
+    import datetime
+    import os
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.x509.oid import NameOID
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)])
+    now = datetime.datetime.utcnow()
+    cert = (x509.CertificateBuilder().subject_name(subject).issuer_name(subject)
+            .public_key(key.public_key()).serial_number(x509.random_serial_number())
+            .not_valid_before(now - datetime.timedelta(minutes=5))
+            .not_valid_after(now + datetime.timedelta(days=1))
+            .add_extension(x509.SubjectAlternativeName([x509.DNSName(name)]), critical=False)
+            .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+            .sign(key, hashes.SHA256()))
+    cert_path = os.path.join(directory, name + ".crt")
+    key_path = os.path.join(directory, name + ".key")
+    with open(cert_path, "wb") as f:
+        f.write(cert.public_bytes(serialization.Encoding.PEM))
+    with open(key_path, "wb") as f:
+        f.write(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                  serialization.NoEncryption()))
+    return cert_path, key_path
+
+
 class Platform:
-    def __init__(self, client_id="tool-client", deployment="dep-1"):
+    def __init__(self, client_id="tool-client", deployment="dep-1", tls=None):
+        """tls: (certificate path, key path) to serve HTTPS on https://localhost:PORT."""
         self.client_id = client_id
         self.deployment = deployment
         self.keys = []  # (kid, private key); the last signs
@@ -84,6 +112,12 @@ class Platform:
         self.tool_launch_url = None
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.url = "http://127.0.0.1:%d" % self.server.server_port
+        if tls:
+            import ssl
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(*tls)
+            self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
+            self.url = "https://localhost:%d" % self.server.server_port
         self.issuer = self.url  # platforms use their base URL as issuer
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 

@@ -32,9 +32,16 @@ SOLUTION = '{"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]}'  # the 
 WRONG = '{"W_q": [[1, 1]], "W_k": [[0, 1]], "W_V": [[1, 0], [0, 1]]}'
 
 
+TRUSTED = {}  # the TLS context for https:// URLs of the test platforms
+
+
 def request(url, method="GET", body=None, headers=None):
     parts = urllib.parse.urlsplit(url)
-    connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=30)
+    if parts.scheme == "https":
+        connection = http.client.HTTPSConnection(parts.hostname, parts.port, timeout=30,
+                                                 context=TRUSTED["context"])
+    else:
+        connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=30)
     target = parts.path + ("?" + parts.query if parts.query else "")
     connection.request(method, target, body=body, headers=headers or {})
     response = connection.getresponse()
@@ -56,7 +63,7 @@ def free_port():
 class Tool:
     """The real server as an LTI tool registered with `platform`."""
 
-    def __init__(self, platform, workdir):
+    def __init__(self, platform, workdir, env=None):
         self.port = free_port()
         self.base = "http://127.0.0.1:%d" % self.port
         key = os.path.join(workdir, "tool.pem")
@@ -80,7 +87,7 @@ class Tool:
             [SERVER, "--problems", os.path.join(SOURCE, "problems"), "--address", "127.0.0.1",
              "--port", str(self.port), "--threads", "2", "--lti", path, "--lti-allow-http",
              "--lti-keyset-refetch-ms", "0", "--lti-backoff-ms", "200"],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
         line = self.process.stdout.readline()
         assert "listening on" in line, line + self.process.stderr.read()
         threading.Thread(target=self._read_log, daemon=True).start()
@@ -92,6 +99,7 @@ class Tool:
     def stop(self):
         self.process.terminate()
         self.process.wait(timeout=10)
+        self.process.stdout.close()
 
     def refusals(self):
         found = []
@@ -219,6 +227,20 @@ class LtiEndToEnd(unittest.TestCase):
         mine = lambda: [s for s in self.platform.scores if s[1]["userId"] == "revoked-student"]
         self.assertTrue(self.wait_for(lambda: len(mine()) == 1), self.platform.errors)
 
+    def test_a_score_refused_with_a_4xx_is_marked_failed_and_not_retried(self):
+        token, _ = self.launch(sub="refused-student")
+        self.platform.fail_status = 400
+        try:
+            self.assertEqual(self.grade(token)[0], 200)
+            self.assertTrue(self.wait_for(lambda: any(
+                "failed: the scores endpoint answered 400" in line for line in self.tool.log)))
+            time.sleep(1.0)  # well past the first back-off: no second attempt
+            attempts = [s for s, b in self.platform.score_attempts
+                        if json.loads(b)["userId"] == "refused-student"]
+            self.assertEqual(attempts, [400])
+        finally:
+            self.platform.fail_status = None
+
     def test_key_rotation_is_followed(self):
         self.launch(sub="before-rotation")
         fetches = self.platform.jwks_fetches
@@ -332,6 +354,43 @@ class LtiEndToEnd(unittest.TestCase):
         status, headers, body = self.grade("not-a-token")
         self.assertEqual(status, 401)
         self.assertEqual(header(headers, "WWW-Authenticate"), ["Bearer"])
+
+
+class LtiOverHttps(unittest.TestCase):
+    """Platform URLs over HTTPS: the tool verifies the certificate and the host name."""
+
+    def test_a_trusted_certificate_for_the_host_passes_and_another_name_fails(self):
+        import ssl
+        workdir = tempfile.mkdtemp(prefix="hg-lti-tls-")
+        good = fake.self_signed_certificate(workdir, "localhost")
+        wrong = fake.self_signed_certificate(workdir, "wrong.example")
+        bundle = os.path.join(workdir, "trusted.pem")
+        with open(bundle, "w") as out:
+            for path in (good[0], wrong[0]):
+                with open(path) as certificate:
+                    out.write(certificate.read())
+        context = ssl.create_default_context(cafile=bundle)
+        context.check_hostname = False  # the browser's side is not under test here
+        TRUSTED["context"] = context
+        env = dict(os.environ, SSL_CERT_FILE=bundle)
+        for cert, works in ((good, True), (wrong, False)):
+            platform = fake.Platform(tls=cert)
+            tool = Tool(platform, tempfile.mkdtemp(prefix="hg-lti-tls-", dir=workdir), env=env)
+            try:
+                case = LtiEndToEnd(methodName="test_the_tools_jwks")
+                case.platform, case.tool = platform, tool
+                fields, cookie = case.login(sub="tls-student")
+                status, _, page = case.post_launch(fields, cookie)
+                if works:
+                    self.assertEqual(status, 200, page)
+                    self.assertEqual(platform.jwks_fetches, 1)
+                else:
+                    self.assertEqual(status, 401, page)
+                    self.assertIn('<code id="lti-check">keyset</code>', page)
+                    self.assertEqual(platform.jwks_fetches, 0)
+            finally:
+                tool.stop()
+                platform.close()
 
 
 if __name__ == "__main__":
