@@ -182,10 +182,8 @@ Response LtiService::refused(const Request& request, const Error& error, std::st
             {"status", status_for(error.code)},
             {"reason", error.message}}
            .dump(-1, ' ', false, Json::error_handler_t::replace));
-  const http::status status =
-      error.code == error_code::kForbidden || error.code == error_code::kUnauthorized
-          ? status_for(error.code)
-          : http::status::bad_request;
+  // 401/403 for failed checks, 400 for a bad login, 503 when a store cannot answer.
+  const http::status status = status_for(error.code);
   return html_response(
       request, status,
       lti_refused_page(error.field, lti::instructor_advice(error.field), error.message));
