@@ -100,6 +100,7 @@ class Tool:
         self.process.terminate()
         self.process.wait(timeout=10)
         self.process.stdout.close()
+        self.process.stderr.close()
 
     def refusals(self):
         found = []
