@@ -16,6 +16,7 @@
 #include "headgrader/problem_warnings.h"
 #include "headgrader/report.h"
 #include "headgrader/submission.h"
+#include "keys_command.h"
 #include "rsa_key.h"
 
 namespace {
@@ -31,6 +32,11 @@ constexpr const char* kUsage =
     "      server answers; --text prints it for a person instead. DIR defaults to\n"
     "      the bundled problems. Exit 0: passed, 1: failed, 2: the\n"
     "      submission or the command is wrong.\n"
+    "  headgrader keys add --keys FILE --name NAME --role lms|staff\n"
+    "  headgrader keys list --keys FILE\n"
+    "  headgrader keys remove --keys FILE --name NAME\n"
+    "      Manage the server's keys file (API.md §7): add prints the new key once; the\n"
+    "      file keeps only its SHA-256 (mode 0600).\n"
     "  headgrader lti keygen --out FILE\n"
     "      Makes the LTI tool's RSA-2048 private key (PEM, mode 0600; an existing FILE is\n"
     "      never overwritten) for the --lti configuration's private_key.\n";
@@ -168,6 +174,7 @@ int main(int argc, char** argv) {
   }
   if (args[0] == "validate") return validate(rest);
   if (args[0] == "grade") return grade(rest);
+  if (args[0] == "keys") return headgrader::cli::keys_command(rest);
   if (args[0] == "lti") return lti(rest);
   std::cerr << "unknown command \"" << args[0] << "\"\n" << kUsage;
   return 2;

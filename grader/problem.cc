@@ -243,7 +243,17 @@ ProblemOrDefects load_problem_text(std::string_view text, const std::string& fil
   return p;
 }
 
-ProblemOrDefects load_problem_file(const std::filesystem::path& path) {
+ProblemOrDefects load_problem_text_unnamed(std::string_view text) {
+  std::string name = "problem.json";
+  if (Result<Json> json = parse_json_checked(text, limits::kMaxJsonDepth, "the file");
+      json && json->is_object()) {
+    const auto id = json->find("id");
+    if (id != json->end() && id->is_string()) name = id->get<std::string>() + ".json";
+  }
+  return load_problem_text(text, name);
+}
+
+ProblemOrDefects load_problem_file(const std::filesystem::path& path, std::string* text_read) {
   namespace fs = std::filesystem;
   const std::string name = path.string();
   const auto fail = [&](std::string message) {
@@ -263,10 +273,13 @@ ProblemOrDefects load_problem_file(const std::filesystem::path& path) {
   if (!in) return fail("cannot be opened for reading");
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (in.bad()) return fail("cannot be read");
-  return load_problem_text(text, name);
+  ProblemOrDefects loaded = load_problem_text(text, name);
+  if (text_read != nullptr) *text_read = std::move(text);
+  return loaded;
 }
 
-std::variant<ProblemSet, std::vector<Defect>> ProblemSet::load(const std::filesystem::path& path) {
+std::variant<ProblemSet, std::vector<Defect>> ProblemSet::load(const std::filesystem::path& path,
+                                                             std::vector<std::string>* sources) {
   namespace fs = std::filesystem;
   std::vector<Defect> defects;
   std::vector<fs::path> files;
@@ -296,18 +309,33 @@ std::variant<ProblemSet, std::vector<Defect>> ProblemSet::load(const std::filesy
   }
   std::sort(files.begin(), files.end());
 
-  ProblemSet set;
+  std::vector<std::pair<std::shared_ptr<const Problem>, std::string>> loaded_files;
   for (const auto& file : files) {
-    auto loaded = load_problem_file(file);
+    std::string text;
+    auto loaded = load_problem_file(file, &text);
     if (auto* found = std::get_if<std::vector<Defect>>(&loaded)) {
       defects.insert(defects.end(), found->begin(), found->end());
     } else {
-      set.problems_.push_back(std::make_shared<const Problem>(std::get<Problem>(std::move(loaded))));
+      loaded_files.emplace_back(std::make_shared<const Problem>(std::get<Problem>(std::move(loaded))),
+                                std::move(text));
     }
   }
   if (!defects.empty()) return defects;
-  std::sort(set.problems_.begin(), set.problems_.end(),
+  std::sort(loaded_files.begin(), loaded_files.end(),
+            [](const auto& a, const auto& b) { return a.first->id < b.first->id; });
+  ProblemSet set;
+  for (auto& [problem, text] : loaded_files) {
+    set.problems_.push_back(std::move(problem));
+    if (sources != nullptr) sources->push_back(std::move(text));
+  }
+  return set;
+}
+
+ProblemSet ProblemSet::of(std::vector<std::shared_ptr<const Problem>> problems) {
+  std::sort(problems.begin(), problems.end(),
             [](const auto& a, const auto& b) { return a->id < b->id; });
+  ProblemSet set;
+  set.problems_ = std::move(problems);
   return set;
 }
 

@@ -26,7 +26,12 @@ Result<std::string> MemoryLaunchTokens::issue(const LaunchBinding& binding) {
 
 Result<std::optional<LaunchBinding>> MemoryLaunchTokens::find(std::string_view token,
                                                               Clock::time_point now) {
-  const std::string hash = token_hash(token);
+  return find_launch(token_hash(token), now);
+}
+
+Result<std::optional<LaunchBinding>> MemoryLaunchTokens::find_launch(std::string_view launch_id,
+                                                                     Clock::time_point now) {
+  const std::string hash(launch_id);
   const std::lock_guard lock(mutex_);
   const auto it = bindings_.find(hash);
   if (it == bindings_.end() || it->second.expires <= now) return std::optional<LaunchBinding>();

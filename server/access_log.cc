@@ -80,6 +80,11 @@ void write_all(int fd, std::string_view text) {
 
 }  // namespace
 
+std::string rfc3339_millis(std::chrono::system_clock::time_point time) {
+  std::array<char, 32> text;
+  return std::string(format_time(time, text));
+}
+
 std::string format_access_log(const AccessLogEntry& entry) {
   JsonWriter out(256);  // a line is a few hundred bytes
   out.begin_object();

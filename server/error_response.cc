@@ -34,6 +34,12 @@ constexpr std::array kStatusOfCode = {
     CodeStatus{error_code::kShuttingDown, http::status::service_unavailable},
     CodeStatus{error_code::kUnauthorized, http::status::unauthorized},
     CodeStatus{error_code::kForbidden, http::status::forbidden},
+    CodeStatus{error_code::kStaffDisabled, http::status::forbidden},
+    CodeStatus{error_code::kStoreUnavailable, http::status::service_unavailable},
+    CodeStatus{error_code::kIdempotencyConflict, http::status::conflict},
+    CodeStatus{error_code::kRateLimited, http::status::too_many_requests},
+    CodeStatus{error_code::kInvalidProblem, http::status::unprocessable_entity},
+    CodeStatus{error_code::kProblemsReadOnly, http::status::conflict},
     CodeStatus{error_code::kInternalError, http::status::internal_server_error},
 };
 

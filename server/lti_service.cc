@@ -85,21 +85,6 @@ std::string cookie_attributes(bool https, std::chrono::seconds max_age) {
          (https ? "; SameSite=None; Secure" : "; SameSite=Lax");
 }
 
-std::optional<std::string> bearer_token(const Request& request) {
-  const auto it = request.find(http::field::authorization);
-  if (it == request.end()) return std::nullopt;
-  const std::string_view value = it->value();
-  constexpr std::string_view kBearer = "Bearer ";
-  if (value.size() <= kBearer.size() ||
-      !std::equal(kBearer.begin(), kBearer.end(), value.begin(), [](char a, char b) {
-        return std::tolower(static_cast<unsigned char>(a)) ==
-               std::tolower(static_cast<unsigned char>(b));
-      })) {
-    return std::string();  // an Authorization that is not a bearer token
-  }
-  return std::string(value.substr(kBearer.size()));
-}
-
 std::string rfc3339_millis(Clock::time_point time) {
   const auto millis =
       std::chrono::duration_cast<std::chrono::milliseconds>(time.time_since_epoch()).count();
@@ -126,7 +111,7 @@ void stderr_line(const std::string& line) {
 }
 
 Result<std::unique_ptr<LtiService>> LtiService::open(const LtiOptions& options,
-                                                     const ProblemSet& problems,
+                                                     ProblemCatalog& problems,
                                                      std::function<void(const std::string&)> log) {
   Result<lti::LtiConfig> config = lti::load_lti_config(options.file, options.allow_http);
   if (!config) return config.error();
@@ -134,7 +119,7 @@ Result<std::unique_ptr<LtiService>> LtiService::open(const LtiOptions& options,
       new LtiService(std::move(config).value(), problems, options, std::move(log)));
 }
 
-LtiService::LtiService(lti::LtiConfig config, const ProblemSet& problems, const LtiOptions& options,
+LtiService::LtiService(lti::LtiConfig config, ProblemCatalog& problems, const LtiOptions& options,
                        std::function<void(const std::string&)> log)
     : config_(std::move(config)),
       problems_(problems),
@@ -270,8 +255,9 @@ Response LtiService::launch(const Request& request) {
   Result<std::string> nonce =
       states_.check(state, cookie(request, lti::LoginStates::cookie_name(state)), *once_, now);
   if (!nonce) return refused(request, nonce.error(), "launch");
-  const lti::LaunchContext context{config_, keys_, *once_, [this](std::string_view id) {
-                                     return problems_.find(id) != nullptr;
+  const std::shared_ptr<const CatalogSnapshot> snapshot = problems_.current();
+  const lti::LaunchContext context{config_, keys_, *once_, [snapshot](std::string_view id) {
+                                     return snapshot->find(id) != nullptr;
                                    }};
   Result<lti::VerifiedLaunch> verified =
       lti::verify_launch(context, field("id_token"), *nonce, now);
@@ -284,13 +270,14 @@ Response LtiService::launch(const Request& request) {
   std::string body;
   if (verified->message_type == lti::kDeepLinkingRequest) {
     std::vector<std::pair<std::string, std::string>> choices;
-    for (const auto& problem : problems_.problems())
+    for (const auto& problem : snapshot->problems().problems()) {
       choices.emplace_back(problem->id, problem->title);
+    }
     body = lti_picker_page(std::string(kDeepLinkPath), *token, choices);
   } else {
-    const Problem* problem = problems_.find(binding.problem);
-    body = lti_student_page(*token, binding.problem, problem != nullptr ? problem->title : "",
-                            binding.name);
+    const CatalogSnapshot::Entry* entry = snapshot->find(binding.problem);
+    body = lti_student_page(*token, binding.problem,
+                            entry != nullptr ? entry->problem->title : "", binding.name);
   }
   Response response = html_response(request, http::status::ok, std::move(body));
   response.set(http::field::set_cookie,
@@ -318,8 +305,9 @@ Response LtiService::deep_link(const Request& request) {
                                       "the choice does not come from a live deep-linking launch"),
                    "deep-link");
   }
-  const Problem* problem = problems_.find(field("problem"));
-  if (problem == nullptr) {
+  const std::shared_ptr<const CatalogSnapshot> snapshot = problems_.current();
+  const CatalogSnapshot::Entry* entry = snapshot->find(field("problem"));
+  if (entry == nullptr) {
     return refused(request,
                    lti::check_failure(lti::check::kProblem, "the chosen problem is not served"),
                    "deep-link");
@@ -331,33 +319,20 @@ Response LtiService::deep_link(const Request& request) {
     return refused(request, lti::check_failure(lti::check::kState, "a problem was chosen already"),
                    "deep-link");
   }
+  const Problem& problem = *entry->problem;
   Result<std::string> jwt = lti::deep_linking_response(
-      config_, **found, {problem->id, problem->title.empty() ? problem->id : problem->title}, now);
+      config_, **found, {problem.id, problem.title.empty() ? problem.id : problem.title}, now);
   if (!jwt) return refused(request, jwt.error(), "deep-link");
   return html_response(request, http::status::ok,
                        lti_autopost_page((*found)->deep_link_return_url, "JWT", *jwt));
 }
 
-Result<std::optional<LtiStudent>> LtiService::authorize_grade(const Request& request,
-                                                              std::string_view problem_id) {
-  const std::optional<std::string> token = bearer_token(request);
-  if (!token) return std::optional<LtiStudent>();
-  const Error unknown{error_code::kUnauthorized,
-                      "the bearer token is not a live student token (they last " +
-                          std::to_string(limits::kLtiStudentTokenLifetime.count() / 3600) +
-                          " h); open the problem again from the course",
-                      ""};
-  if (token->empty()) return unknown;
-  Result<std::optional<lti::LaunchBinding>> found = tokens_->find(*token, Clock::now());
-  if (!found) return found.error();
-  if (!*found || (*found)->problem.empty()) return unknown;
-  if ((*found)->problem != problem_id) {
-    return Error{error_code::kForbidden,
-                 "this student token was issued for the problem \"" + (*found)->problem +
-                     "\" and cannot grade another",
-                 ""};
-  }
-  return std::optional<LtiStudent>(LtiStudent{**found});
+std::optional<StudentGrant> LtiService::Tokens::find(std::string_view token) const {
+  const std::string launch = lti::token_hash(token);
+  Result<std::optional<lti::LaunchBinding>> found = tokens_.find_launch(launch, Clock::now());
+  // A lookup that fails (a store down) grants nothing: the grading is then refused as 401.
+  if (!found || !*found || (*found)->problem.empty()) return std::nullopt;
+  return StudentGrant{(*found)->student, (*found)->problem, launch};
 }
 
 Result<std::string> LtiService::passback_list(std::string_view status) {
@@ -388,14 +363,20 @@ Result<bool> LtiService::passback_retry(const std::string& id) {
   return requeued;
 }
 
-void LtiService::graded(const LtiStudent& student, double score, const std::string& submission_id,
-                        Clock::time_point time) {
-  if (student.binding.lineitem.empty()) return;
+void LtiService::graded(const StudentGrant& student, double score,
+                        const std::string& submission_id, Clock::time_point time) {
+  Result<std::optional<lti::LaunchBinding>> found = tokens_->find_launch(student.launch, time);
+  if (!found) {
+    log_("passback: cannot read the launch of a grading: " + found.error().message);
+    return;
+  }
+  if (!*found || (*found)->lineitem.empty()) return;
+  const lti::LaunchBinding& binding = **found;
   lti::OutboxEntry entry;
   entry.submission_id = submission_id;
-  entry.issuer = student.binding.issuer;
-  entry.client_id = student.binding.client_id;
-  entry.score = {student.binding.lineitem, student.binding.subject, score, rfc3339_millis(time)};
+  entry.issuer = binding.issuer;
+  entry.client_id = binding.client_id;
+  entry.score = {binding.lineitem, binding.subject, score, rfc3339_millis(time)};
   Result<std::string> queued = outbox_->enqueue(entry);
   if (!queued) {
     log_("passback: cannot queue a score: " + queued.error().message);

@@ -14,7 +14,7 @@
 
 #include "ags_client.h"
 #include "error_response.h"
-#include "headgrader/problem.h"
+#include "auth.h"
 #include "http_client.h"
 #include "keyset_cache.h"
 #include "launch_tokens.h"
@@ -22,6 +22,7 @@
 #include "lti_config.h"
 #include "once_set.h"
 #include "passback_worker.h"
+#include "problem_catalog.h"
 #include "score_outbox.h"
 
 namespace headgrader::server {
@@ -37,11 +38,6 @@ struct LtiOptions {
   std::chrono::milliseconds first_backoff = limits::kPassbackFirstBackoff;
 };
 
-// What a grading needs to know of the student token it came with.
-struct LtiStudent {
-  lti::LaunchBinding binding;
-};
-
 // Writes `line` and a newline to stderr in one write(2), so that lines from several threads
 // (and the access log's) do not interleave.
 void stderr_line(const std::string& line);
@@ -52,22 +48,21 @@ class LtiService {
   // `problems` must outlive the service. `log` gets one line per refused launch and per
   // passback trouble.
   static Result<std::unique_ptr<LtiService>> open(const LtiOptions& options,
-                                                  const ProblemSet& problems,
+                                                  ProblemCatalog& problems,
                                                   std::function<void(const std::string&)> log);
   ~LtiService();
 
   // The answer when `request` is for an LTI route, else nullopt.
   std::optional<Response> route(const Request& request);
 
-  // For a grading of `problem_id`: nullopt when the request carries no bearer token; the
-  // launch when it carries a live student token of this problem; an Error otherwise (401
-  // unauthorized for an unknown or expired token, 403 forbidden for another problem's).
-  Result<std::optional<LtiStudent>> authorize_grade(const Request& request,
-                                                    std::string_view problem_id);
+  // The student tokens of launches, for authenticate() (auth.h): a grant names the student
+  // (ISSUER#sub), the problem and the launch (token_hash of the token). Deep-linking tokens
+  // grant nothing.
+  const StudentTokens* student_tokens() const { return &student_tokens_; }
 
   // A grading by a launched student was answered: queue its score when the launch has a
   // line item. `time`: the grading's (the score's timestamp, the same on every retry).
-  void graded(const LtiStudent& student, double score, const std::string& submission_id,
+  void graded(const StudentGrant& student, double score, const std::string& submission_id,
               Clock::time_point time);
 
   // The bodies of the staff routes GET /v1/passback?status=… ({"passback": [{"id",
@@ -80,7 +75,7 @@ class LtiService {
   lti::ScoreOutbox& outbox() { return *outbox_; }
 
  private:
-  LtiService(lti::LtiConfig config, const ProblemSet& problems, const LtiOptions& options,
+  LtiService(lti::LtiConfig config, ProblemCatalog& problems, const LtiOptions& options,
              std::function<void(const std::string&)> log);
 
   Response login(const Request& request);
@@ -90,13 +85,23 @@ class LtiService {
   Response refused(const Request& request, const Error& error, std::string_view route);
 
   const lti::LtiConfig config_;
-  const ProblemSet& problems_;
+  class Tokens final : public StudentTokens {
+   public:
+    explicit Tokens(lti::LaunchTokens& tokens) : tokens_(tokens) {}
+    std::optional<StudentGrant> find(std::string_view token) const override;
+
+   private:
+    lti::LaunchTokens& tokens_;
+  };
+
+  ProblemCatalog& problems_;
   std::function<void(const std::string&)> log_;
   lti::BeastHttpClient http_;
   lti::KeysetCache keys_;
   lti::LoginStates states_;
   std::unique_ptr<lti::OnceSet> once_;
   std::unique_ptr<lti::LaunchTokens> tokens_;
+  Tokens student_tokens_{*tokens_};
   std::unique_ptr<lti::ScoreOutbox> outbox_;
   lti::AgsClient ags_;
   std::string jwks_json_;

@@ -3,7 +3,6 @@
 #include <sys/resource.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <memory>
 #include <iostream>
 #include <string_view>
@@ -12,8 +11,11 @@
 
 #include "headgrader/limits.h"
 #include "headgrader/problem.h"
+#include "lti_service.h"
 #include "options.h"
+#include "problem_catalog.h"
 #include "server.h"
+#include "service.h"
 
 namespace {
 
@@ -35,7 +37,7 @@ int main(int argc, char** argv) {
   const std::vector<std::string_view> args(argv + 1, argv + argc);
   const std::string_view program = argc > 0 ? argv[0] : "headgrader-server";
 
-  const headgrader::Result<server::ServerOptions> parsed = server::parse_options(args);
+  const headgrader::Result<server::ServerOptions> parsed = server::parse_options(args, server::process_env);
   if (!parsed) {
     std::cerr << program << ": " << parsed.error().message << '\n';
     return 2;
@@ -48,32 +50,45 @@ int main(int argc, char** argv) {
   if (options.healthcheck) return server::healthcheck(options.address, options.port, std::cerr);
 
   const auto dir = options.problems.empty() ? server::default_problems_dir() : options.problems;
-  auto loaded = headgrader::ProblemSet::load(dir);
+  auto loaded = server::ProblemCatalog::open(dir);
   if (auto* defects = std::get_if<std::vector<headgrader::Defect>>(&loaded)) {
     for (const headgrader::Defect& defect : *defects) std::cerr << defect.to_string() << '\n';
     std::cerr << program << ": " << dir.string() << ": " << defects->size()
               << (defects->size() == 1 ? " defect" : " defects") << "; not starting\n";
     return 1;
   }
-  const auto& problems = std::get<headgrader::ProblemSet>(loaded);
-  std::unique_ptr<server::LtiService> lti;
-  std::filesystem::path lti_file = options.lti;
-  if (const char* env = std::getenv("HEADGRADER_LTI"); lti_file.empty() && env && *env) {
-    lti_file = env;
-  }
-  if (!lti_file.empty()) {
-    auto opened = server::LtiService::open(
-        {lti_file, options.lti_allow_http, options.lti_keyset_refetch, options.lti_first_backoff},
-        problems, server::stderr_line);
+  const std::unique_ptr<server::ProblemCatalog> catalog =
+      std::move(std::get<std::unique_ptr<server::ProblemCatalog>>(loaded));
+  server::Service service;
+  service.problems = catalog.get();
+  std::unique_ptr<server::KeySource> keys;
+  if (!options.keys.empty()) {
+    auto opened = server::KeySource::open(options.keys);
     if (!opened) {
-      std::cerr << program << ": --lti: " << opened.error().message << '\n';
+      std::cerr << program << ": --keys: " << opened.error().message << "; not starting\n";
+      return 1;
+    }
+    keys = std::move(opened.value());
+    service.keys = keys.get();
+  }
+  service.grading = options.grading_needs_key.value_or(keys != nullptr)
+                        ? server::GradingAccess::kKey
+                        : server::GradingAccess::kOpen;
+  std::unique_ptr<server::LtiService> lti;
+  if (!options.lti.empty()) {
+    auto opened = server::LtiService::open(
+        {options.lti, options.lti_allow_http, options.lti_keyset_refetch, options.lti_first_backoff},
+        *catalog, server::stderr_line);
+    if (!opened) {
+      std::cerr << program << ": --lti: " << opened.error().message << "; not starting\n";
       return 1;
     }
     lti = std::move(opened).value();
+    service.lti = lti.get();
+    service.student_tokens = lti->student_tokens();
   }
   raise_descriptor_limit();
-  return server::serve(problems, options.address, options.port,
+  return server::serve(service, options.address, options.port,
                        server::thread_count(options.threads), std::cout, std::cerr,
-                       {options.max_connections, options.read_timeout, options.shutdown_grace},
-                       lti.get());
+                       {options.max_connections, options.read_timeout, options.shutdown_grace});
 }

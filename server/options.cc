@@ -1,7 +1,11 @@
 #include "options.h"
 
 #include <boost/asio/ip/address.hpp>
+#include <array>
+#include <cctype>
 #include <charconv>
+#include <cstdlib>
+#include <vector>
 #include <system_error>
 #include <thread>
 
@@ -24,9 +28,55 @@ bool parse_number(std::string_view text, T max, T& out) {
   return true;
 }
 
+// The flags of Part 2, each of which may come from HEADGRADER_<FLAG> (API.md Part 2). Flags
+// without a value ("--lti-allow-http") take "1" or "true" from their variable.
+constexpr std::array<std::string_view, 3> kEnvFlags = {"--keys", "--grading", "--lti"};
+constexpr std::array<std::string_view, 1> kEnvSwitches = {"--lti-allow-http"};
+
+std::string env_name(std::string_view flag) {
+  std::string name = "HEADGRADER_";
+  for (const char c : flag.substr(2)) {
+    name += c == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  }
+  return name;
+}
+
 }  // namespace
 
-Result<ServerOptions> parse_options(std::span<const std::string_view> args) {
+std::optional<std::string> process_env(const std::string& name) {
+  const char* value = std::getenv(name.c_str());
+  if (value == nullptr) return std::nullopt;
+  return std::string(value);
+}
+
+namespace {
+
+Result<ServerOptions> parse_arguments(std::span<const std::string_view> args);
+
+}  // namespace
+
+Result<ServerOptions> parse_options(std::span<const std::string_view> args, const EnvLookup& env) {
+  // The environment's flags first, so that the command line's, read later, win.
+  std::vector<std::string> from_env;
+  if (env) {
+    for (const std::string_view flag : kEnvFlags) {
+      if (std::optional<std::string> value = env(env_name(flag))) {
+        from_env.push_back(std::string(flag) + "=" + *value);
+      }
+    }
+    for (const std::string_view flag : kEnvSwitches) {
+      const std::optional<std::string> value = env(env_name(flag));
+      if (value && (*value == "1" || *value == "true")) from_env.emplace_back(flag);
+    }
+  }
+  std::vector<std::string_view> all(from_env.begin(), from_env.end());
+  all.insert(all.end(), args.begin(), args.end());
+  return parse_arguments(all);
+}
+
+namespace {
+
+Result<ServerOptions> parse_arguments(std::span<const std::string_view> args) {
   ServerOptions options;
   for (std::size_t i = 0; i < args.size(); ++i) {
     std::string_view flag = args[i];
@@ -51,8 +101,8 @@ Result<ServerOptions> parse_options(std::span<const std::string_view> args) {
     }
     if (flag != "--problems" && flag != "--address" && flag != "--port" && flag != "--threads" &&
         flag != "--max-connections" && flag != "--read-timeout-ms" &&
-        flag != "--shutdown-grace-ms" && flag != "--lti" && flag != "--lti-keyset-refetch-ms" &&
-        flag != "--lti-backoff-ms") {
+        flag != "--shutdown-grace-ms" && flag != "--keys" && flag != "--grading" &&
+        flag != "--lti" && flag != "--lti-keyset-refetch-ms" && flag != "--lti-backoff-ms") {
       return usage_error("unknown argument \"" + std::string(flag) + "\"; see --help");
     }
     if (!has_value) {
@@ -74,6 +124,16 @@ Result<ServerOptions> parse_options(std::span<const std::string_view> args) {
       }
       (flag == "--lti-backoff-ms" ? options.lti_first_backoff : options.lti_keyset_refetch) =
           std::chrono::milliseconds(millis);
+    } else if (flag == "--keys") {
+      if (value.empty()) return usage_error("--keys needs a keys file (headgrader keys add makes one)");
+      options.keys = std::filesystem::path(value);
+    } else if (flag == "--grading") {
+      if (value != "open" && value != "key") {
+        return usage_error("--grading must be \"open\" (anyone may grade) or \"key\" (an lms or "
+                           "staff key, or a student token, is needed); it is \"" +
+                           std::string(value) + "\"");
+      }
+      options.grading_needs_key = value == "key";
     } else if (flag == "--address") {
       if (value.empty()) return usage_error("--address needs an IP address");
       boost::system::error_code ec;
@@ -122,8 +182,13 @@ Result<ServerOptions> parse_options(std::span<const std::string_view> args) {
       }
     }
   }
+  if (options.grading_needs_key.value_or(false) && options.keys.empty()) {
+    return usage_error("--grading key needs --keys FILE: without keys nobody could grade");
+  }
   return options;
 }
+
+}  // namespace
 
 // The bundled problems (API.md §6), not ./problems: the same command serves the same problems
 // from any working directory.
@@ -155,6 +220,10 @@ options:
   --lti FILE        act as an LTI 1.3 tool with this configuration (README, LTI 1.3);
                     env HEADGRADER_LTI
   --lti-allow-http  accept http:// platform URLs (tests on loopback only)
+  --keys FILE       the keys file (headgrader keys add); turns on staff routes and,
+                    by default, makes grading need a key            [HEADGRADER_KEYS]
+  --grading MODE    open (anyone may grade) or key; default: key with --keys, else
+                    open                                            [HEADGRADER_GRADING]
   --healthcheck     GET /healthz on ADDR (loopback for 0.0.0.0 and ::) and PORT, then
                     exit 0 when it answers 200, else 1 (for container health checks)
   --help            this text

@@ -8,6 +8,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -27,6 +29,10 @@ struct ServerOptions {
   // Hidden flags for tests (not in --help; README, Hardening): --max-connections N lowers
   // the connection cap, --read-timeout-ms N shortens the read and idle timeouts,
   // --shutdown-grace-ms N the grace given to requests in flight on SIGTERM.
+  // Part 2 (API.md §7): the keys file, and whether grading needs a key (default: only with
+  // --keys).
+  std::filesystem::path keys;
+  std::optional<bool> grading_needs_key;
   std::size_t max_connections = limits::kMaxConnections;
   std::chrono::milliseconds read_timeout = limits::kReadTimeout;
   std::chrono::milliseconds shutdown_grace = limits::kShutdownGrace;
@@ -39,8 +45,16 @@ struct ServerOptions {
   std::chrono::milliseconds lti_first_backoff = limits::kPassbackFirstBackoff;
 };
 
-// `args` without the program name. Errors (code "usage") name the flag and what is wrong.
-Result<ServerOptions> parse_options(std::span<const std::string_view> args);
+// Looks up an environment variable; nullopt when it is not set.
+using EnvLookup = std::function<std::optional<std::string>(const std::string& name)>;
+// getenv(3).
+std::optional<std::string> process_env(const std::string& name);
+
+// `args` without the program name. Each flag of Part 2 may also come from the environment as
+// HEADGRADER_<FLAG> (--keys: HEADGRADER_KEYS); a flag given on the command line wins. Errors
+// (code "usage") name the flag (or variable) and what is wrong.
+Result<ServerOptions> parse_options(std::span<const std::string_view> args,
+                                    const EnvLookup& env = {});
 
 // `problems/` under the current directory when it is a folder, else the source tree's
 // (HEADGRADER_PROBLEMS_DIR, fixed at build time).

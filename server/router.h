@@ -1,9 +1,11 @@
-// The service's routes (API.md §5) as a pure function from a parsed request to a response:
-// no sockets, no clocks, no shared state beyond the immutable ProblemSet, so every route and
-// every error status is unit-testable. Failures of any kind come back as JSON responses.
-// Thread-safety: a Router is immutable after construction; route() may run on any thread.
+// The service's routes (API.md §5, §7, §9) as a function from a parsed request to a response:
+// no sockets, so every route and every error status is unit-testable. It reads the service's
+// parts (service.h): each request takes the problems' current snapshot once and keeps it.
+// Failures of any kind come back as JSON responses.
+// Thread-safety: route() may run on any thread.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -11,10 +13,9 @@
 
 #include "error_response.h"
 #include "headgrader/problem.h"
+#include "service.h"
 
 namespace headgrader::server {
-
-class LtiService;
 
 // A response and what the access log wants to know about it.
 struct Routed {
@@ -33,9 +34,10 @@ bool is_json_content_type(std::string_view value);
 
 class Router {
  public:
-  // `problems` must outlive the router. The GET answers are rendered once, here. With `lti`
-  // (--lti), its routes are answered too and student tokens may grade (API.md §11).
-  explicit Router(const ProblemSet& problems, LtiService* lti = nullptr);
+  // Part 1: these problems, open grading, no keys (tests, and `--store none` alike).
+  explicit Router(const ProblemSet& problems);
+  // `service` and what it points to must outlive the router.
+  explicit Router(const Service& service);
 
   Routed route(const Request& request) const;
 
@@ -44,21 +46,18 @@ class Router {
   bool grades_long(const Request& request) const;
 
  private:
-  struct Rendered {
-    const Problem* problem;
-    std::string json;  // problem_to_json, without `reference`
-  };
-
   Routed route_guarded(const Request& request) const;
   Routed route_unguarded(const Request& request) const;
-  Routed answer_grade(const Problem& problem, const Request& request) const;
-  const Rendered* find(std::string_view id) const;
+  Routed answer_grade(const CatalogSnapshot::Entry& entry, const Principal& who,
+                      const Request& request) const;
+  Routed answer_put(std::string_view id, const Request& request) const;
+  Routed answer_delete(std::string_view id, const Request& request) const;
+  Routed answer_status(const Request& request) const;
+  Routed answer_validate(const Request& request) const;
 
-  const ProblemSet& problems_;
-  std::string list_json_;           // GET /v1/problems
-  std::vector<Rendered> rendered_;  // ascending id, as problems_.problems()
-  std::string known_ids_;           // "a, b, c" for the 404 message
-  LtiService* const lti_;           // null without --lti
+  std::unique_ptr<ProblemCatalog> owned_catalog_;  // the Part 1 constructor's
+  Service owned_service_;
+  const Service& service_;
 };
 
 }  // namespace headgrader::server

@@ -8,6 +8,9 @@
 #include <cstdlib>
 #include <functional>
 #include <memory>
+#include <optional>
+#include <string>
+#include <boost/asio/thread_pool.hpp>
 #include <ostream>
 #include <thread>
 #include <vector>
@@ -16,6 +19,7 @@
 #include "headgrader/limits.h"
 #include "listener.h"
 #include "long_gradings.h"
+#include "problem_watcher.h"
 
 namespace headgrader::server {
 namespace {
@@ -46,18 +50,42 @@ void drain(const std::shared_ptr<net::steady_timer>& timer,
   });
 }
 
+// One line on stderr, written whole, so that it does not interleave with the access log's.
+void log_line(const std::string& text) {
+  const std::string line = text + '\n';
+  (void)!::write(STDERR_FILENO, line.data(), line.size());
+}
+
+// Loads the problems folder again and says what came of it (API.md §9).
+void reload_problems(ProblemCatalog& catalog) {
+  const std::vector<Defect> defects = catalog.reload();
+  if (defects.empty()) {
+    log_line("problems: loaded " + std::to_string(catalog.current()->problems().problems().size()) +
+             " from " + catalog.path().string());
+    return;
+  }
+  for (const Defect& defect : defects) log_line(defect.to_string());
+  log_line("problems: " + catalog.path().string() + ": " + std::to_string(defects.size()) +
+           (defects.size() == 1 ? " defect" : " defects") + "; the problems loaded before go on serving");
+}
+
+void reload_keys(KeySource& keys) {
+  Result<bool> reloaded = keys.reload();
+  log_line(reloaded ? "keys: loaded " + keys.path().string()
+                    : reloaded.error().message + "; the keys read before stay in use");
+}
+
 }  // namespace
 
-int serve(const ProblemSet& problems, const std::string& address, std::uint16_t port,
-          unsigned threads, std::ostream& out, std::ostream& err, const ConnectionTuning& tuning,
-          LtiService* lti) {
+int serve(const Service& service, const std::string& address, std::uint16_t port,
+          unsigned threads, std::ostream& out, std::ostream& err, const ConnectionTuning& tuning) {
   beast::error_code ec;
   const net::ip::address ip = net::ip::make_address(address, ec);
   if (ec) {
     err << "--address: \"" << address << "\" is not an IP address\n";
     return 1;
   }
-  const Router router(problems, lti);
+  const Router router(service);
   // Declared before the loop and the listener so that it outlives every session; on return
   // it writes the lines still waiting.
   AccessLog access_log(STDERR_FILENO);
@@ -81,10 +109,31 @@ int serve(const ProblemSet& problems, const std::string& address, std::uint16_t 
   const std::shared_ptr<Listener> listener = opened.value();
   listener->run();
 
+  // Reloads run here, off the threads that answer requests: proving a problem's reference can
+  // take seconds.
+  net::thread_pool reloads(1);
+  net::signal_set hangups(ioc, SIGHUP);
+  std::function<void()> wait_for_hangup = [&] {
+    hangups.async_wait([&](beast::error_code wait_ec, int) {
+      if (wait_ec) return;
+      net::post(reloads, [&service] {
+        reload_problems(*service.problems);
+        if (service.keys != nullptr) reload_keys(*service.keys);
+      });
+      wait_for_hangup();
+    });
+  };
+  wait_for_hangup();
+  std::optional<ProblemWatcher> watcher;
+  if (service.problems->is_folder()) {
+    watcher.emplace(*service.problems, [&service] { reload_problems(*service.problems); });
+  }
+
   net::signal_set signals(ioc, SIGINT, SIGTERM);
   signals.async_wait([&](beast::error_code wait_ec, int) {
     if (wait_ec) return;
     listener->shutdown();
+    hangups.cancel();
     drain(std::make_shared<net::steady_timer>(ioc), listener,
           std::chrono::steady_clock::now() + tuning.shutdown_grace, ioc);
   });

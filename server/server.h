@@ -12,7 +12,7 @@
 
 #include "headgrader/limits.h"
 #include "headgrader/problem.h"
-#include "lti_service.h"
+#include "service.h"
 
 namespace headgrader::server {
 
@@ -24,12 +24,14 @@ struct ConnectionTuning {
   std::chrono::milliseconds shutdown_grace = limits::kShutdownGrace;
 };
 
-// Serves `problems` on address:port with `threads` threads until SIGTERM or SIGINT. Writes
+// Serves `service` on address:port with `threads` threads until SIGTERM or SIGINT. Writes
 // "listening on http://ADDRESS:PORT" (the real port) to `out` once accepting, failures to
-// `err`. Returns the process exit code: 0 after a signal, 1 when it cannot listen.
-int serve(const ProblemSet& problems, const std::string& address, std::uint16_t port,
+// `err`. On SIGHUP, and when its problems folder changes, loads the problems (and the keys
+// file) again; what failed is written to stderr and the old set goes on serving. Returns the
+// process exit code: 0 after a signal, 1 when it cannot listen.
+int serve(const Service& service, const std::string& address, std::uint16_t port,
           unsigned threads, std::ostream& out, std::ostream& err,
-          const ConnectionTuning& tuning = {}, LtiService* lti = nullptr);
+          const ConnectionTuning& tuning = {});
 
 // GET /healthz on address:port (0.0.0.0 and :: mean loopback) within a few seconds. Returns
 // 0 when the answer is 200, else 1 (with the reason on `err`).

@@ -9,19 +9,21 @@
 #include <set>
 
 #include "lti_service.h"
+#include "problem_catalog.h"
 #include "router.h"
+#include "service.h"
 #include "rsa_key.h"
 #include "url_encoding.h"
 
 namespace headgrader::server {
 namespace {
 
-const ProblemSet& problems() {
-  static const ProblemSet* set = [] {
+ProblemCatalog& problems() {
+  static ProblemCatalog* catalog = [] {
     auto loaded = ProblemSet::load(HEADGRADER_SOURCE_DIR "/problems");
-    return new ProblemSet(std::get<ProblemSet>(std::move(loaded)));
+    return new ProblemCatalog(std::get<ProblemSet>(std::move(loaded)));
   }();
-  return *set;
+  return *catalog;
 }
 
 class LtiRoutes : public ::testing::Test {
@@ -49,7 +51,10 @@ class LtiRoutes : public ::testing::Test {
                                    [this](const std::string& line) { log_.push_back(line); });
     EXPECT_TRUE(opened.ok()) << opened.error().message;
     service_ = std::move(opened).value();
-    router_ = std::make_unique<Router>(problems(), service_.get());
+    service_parts_.problems = &problems();
+    service_parts_.lti = service_.get();
+    service_parts_.student_tokens = service_->student_tokens();
+    router_ = std::make_unique<Router>(service_parts_);
   }
 
   Response get(const std::string& target, http::verb verb = http::verb::get) {
@@ -60,6 +65,7 @@ class LtiRoutes : public ::testing::Test {
   static std::filesystem::path* dir_;
   std::vector<std::string> log_;
   std::unique_ptr<LtiService> service_;
+  Service service_parts_;
   std::unique_ptr<Router> router_;
 };
 std::filesystem::path* LtiRoutes::dir_ = nullptr;

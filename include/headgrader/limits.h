@@ -61,6 +61,19 @@ inline constexpr std::uint64_t kLongGradingStrings = 32'768;
 inline constexpr std::chrono::milliseconds kAccessLogFlushInterval{10};
 inline constexpr std::size_t kAccessLogMaxPendingBytes = 4 * 1024 * 1024;
 
+// --- Keys and roles (API.md §7) ----------------------------------------------------------------
+inline constexpr std::size_t kKeyBytes = 32;  // random bytes of a key: 43 base64url characters
+inline constexpr std::size_t kMaxKeyNameBytes = 100;
+// A key presented in Authorization longer than this cannot be one of ours (nor a token).
+inline constexpr std::size_t kMaxBearerBytes = 512;
+
+// --- Problems that change (API.md §9) ---------------------------------------------------------
+// After a change in the problems folder, how long the watcher waits for more before loading
+// the folder again (an editor's save is several events), and how often it looks at the folder
+// when inotify cannot see it (network and container mounts). Both keep a reload within 2 s.
+inline constexpr std::chrono::milliseconds kReloadSettle{200};
+inline constexpr std::chrono::milliseconds kReloadPollInterval{1000};
+
 // --- LTI 1.3 (API.md §11) --------------------------------------------------------------------
 // Clock skew allowed on an id_token's exp and iat.
 inline constexpr std::chrono::seconds kLtiClockSkew{60};

@@ -95,14 +95,24 @@ using ProblemOrDefects = std::variant<Problem, std::vector<Defect>>;
 // Parses and validates one problem file's text. `file_name` names it in defects and must be
 // ID.json (the id is checked against it).
 ProblemOrDefects load_problem_text(std::string_view text, const std::string& file_name);
+// Loads the text of a problem file that is not on disk yet (a staff `validate`): named after
+// the `id` it holds ("problem.json" when it has none), so the id check of a file does not
+// apply and every other defect is reported as load_problem_text would.
+ProblemOrDefects load_problem_text_unnamed(std::string_view text);
 // Reads and loads one file (unreadable, too large or non-regular files are defects too).
-ProblemOrDefects load_problem_file(const std::filesystem::path& path);
+// `text`, when given, receives the bytes read.
+ProblemOrDefects load_problem_file(const std::filesystem::path& path, std::string* text = nullptr);
 
 // Every problem of a folder (each *.json directly inside, by name) or a single file.
 class ProblemSet {
  public:
-  // On any defect in any file, returns all of them (files in name order).
-  static std::variant<ProblemSet, std::vector<Defect>> load(const std::filesystem::path& path);
+  // On any defect in any file, returns all of them (files in name order). When `sources` is
+  // given, it receives the bytes each problem was loaded from: (*sources)[i] is the file of
+  // problems()[i], so that a record can name exactly what it was graded against.
+  static std::variant<ProblemSet, std::vector<Defect>> load(
+      const std::filesystem::path& path, std::vector<std::string>* sources = nullptr);
+  // A set of problems already loaded (ids distinct), kept in ascending id.
+  static ProblemSet of(std::vector<std::shared_ptr<const Problem>> problems);
 
   // nullptr when no problem has this id.
   const Problem* find(std::string_view id) const;

@@ -32,8 +32,16 @@ inline constexpr const char* kHeaderTooLarge = "header_too_large";
 inline constexpr const char* kBadRequest = "bad_request";          // unparsable HTTP
 inline constexpr const char* kTooManyConnections = "too_many_connections";
 inline constexpr const char* kShuttingDown = "shutting_down";
-inline constexpr const char* kUnauthorized = "unauthorized";  // 401, WWW-Authenticate: Bearer
-inline constexpr const char* kForbidden = "forbidden";        // 403
+// Part 2 (API.md §7–§11).
+inline constexpr const char* kUnauthorized = "unauthorized";          // 401, no or unknown key
+inline constexpr const char* kForbidden = "forbidden";                // 403, role may not
+inline constexpr const char* kStaffDisabled = "staff_disabled";       // 403, no --keys
+inline constexpr const char* kStoreUnavailable = "store_unavailable";  // 503
+inline constexpr const char* kIdempotencyConflict = "idempotency_conflict";  // 409
+inline constexpr const char* kRateLimited = "rate_limited";           // 429, with Retry-After
+inline constexpr const char* kInvalidProblem = "invalid_problem";     // 422, PUT of a bad file
+// The problems folder cannot be written (a read-only mount) or --problems is one file (409).
+inline constexpr const char* kProblemsReadOnly = "problems_read_only";
 // Ours, not the client's: an answer we failed to compute (500).
 inline constexpr const char* kInternalError = "internal_error";
 }  // namespace error_code

@@ -1,0 +1,176 @@
+#include "keys.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "headgrader/limits.h"
+#include "secrets.h"
+
+namespace headgrader::server {
+namespace {
+
+constexpr const char* kKeysFile = "keys_file";
+
+Error file_error(const std::string& file, std::string message) {
+  return {kKeysFile, file + ": " + std::move(message), ""};
+}
+
+bool is_hex_digest(std::string_view text) {
+  if (text.size() != 64) return false;
+  for (const char c : text) {
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  }
+  return true;
+}
+
+// A name is shown in listings and kept in records: printable ASCII, no spaces at the ends.
+std::optional<std::string> name_problem(std::string_view name) {
+  if (name.empty()) return "a key needs a name";
+  if (name.size() > limits::kMaxKeyNameBytes) {
+    return "a key name may have at most " + std::to_string(limits::kMaxKeyNameBytes) +
+           " characters; it has " + std::to_string(name.size());
+  }
+  for (const char c : name) {
+    if (c <= ' ' || c > '~') {
+      return "a key name may hold letters, digits and punctuation, without spaces";
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string_view role_name(Role role) { return role == Role::kStaff ? "staff" : "lms"; }
+
+std::optional<Role> parse_role(std::string_view name) {
+  if (name == "lms") return Role::kLms;
+  if (name == "staff") return Role::kStaff;
+  return std::nullopt;
+}
+
+Result<KeyFile> KeyFile::read(const std::filesystem::path& path, bool missing_is_empty) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) {
+    if (missing_is_empty && !ec) return KeyFile{};
+    return file_error(path.string(), "does not exist");
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return file_error(path.string(), "cannot be opened for reading");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) return file_error(path.string(), "cannot be read");
+  return parse(text, path.string());
+}
+
+Result<KeyFile> KeyFile::parse(std::string_view text, const std::string& file_name) {
+  const nlohmann::json json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (json.is_discarded()) return file_error(file_name, "is not valid JSON");
+  if (!json.is_object() || json.size() != 1 || !json.contains("keys") ||
+      !json.at("keys").is_array()) {
+    return file_error(file_name, R"(must be {"keys": [{"name", "role", "sha256"}, ...]})");
+  }
+  KeyFile file;
+  std::set<std::string> names;
+  std::size_t index = 0;
+  for (const nlohmann::json& item : json.at("keys")) {
+    const std::string where = "keys[" + std::to_string(index++) + "]";
+    if (!item.is_object() || item.size() != 3 || !item.contains("name") || !item.contains("role") ||
+        !item.contains("sha256") || !item.at("name").is_string() || !item.at("role").is_string() ||
+        !item.at("sha256").is_string()) {
+      return file_error(file_name,
+                        where + R"( must be {"name": …, "role": …, "sha256": …}, each a string)");
+    }
+    KeyEntry entry;
+    entry.name = item.at("name").get<std::string>();
+    if (auto problem = name_problem(entry.name))
+      return file_error(file_name, where + ": " + *problem);
+    if (!names.insert(entry.name).second) {
+      return file_error(file_name, where + ": the name \"" + entry.name + "\" is used twice");
+    }
+    const auto role = parse_role(item.at("role").get<std::string>());
+    if (!role) return file_error(file_name, where + R"(: role must be "lms" or "staff")");
+    entry.role = *role;
+    entry.sha256 = item.at("sha256").get<std::string>();
+    if (!is_hex_digest(entry.sha256)) {
+      return file_error(file_name, where + ": sha256 must be 64 lower-case hex digits");
+    }
+    file.entries_.push_back(std::move(entry));
+  }
+  return file;
+}
+
+Result<std::string> KeyFile::add(std::string name, Role role) {
+  if (auto problem = name_problem(name)) return Error{kKeysFile, *problem, ""};
+  for (const KeyEntry& entry : entries_) {
+    if (entry.name == name) {
+      return Error{kKeysFile, "a key named \"" + name + "\" exists; remove it first", ""};
+    }
+  }
+  std::optional<std::string> key = random_token(limits::kKeyBytes);
+  if (!key) return Error{kKeysFile, "the system's random generator failed; no key was made", ""};
+  entries_.push_back({std::move(name), role, sha256_hex(*key)});
+  return *key;
+}
+
+Result<bool> KeyFile::remove(std::string_view name) {
+  for (auto it = entries_.begin(); it != entries_.end(); ++it) {
+    if (it->name == name) {
+      entries_.erase(it);
+      return true;
+    }
+  }
+  return Error{kKeysFile, "there is no key named \"" + std::string(name) + "\"", ""};
+}
+
+std::string KeyFile::to_json() const {
+  nlohmann::ordered_json keys = nlohmann::ordered_json::array();
+  for (const KeyEntry& entry : entries_) {
+    keys.push_back(
+        {{"name", entry.name}, {"role", role_name(entry.role)}, {"sha256", entry.sha256}});
+  }
+  return nlohmann::ordered_json{{"keys", std::move(keys)}}.dump(2) + "\n";
+}
+
+Result<bool> KeyFile::write(const std::filesystem::path& path) const {
+  const std::string text = to_json();
+  const std::string temporary = path.string() + ".tmp";
+  const auto fail = [&](const std::string& what) {
+    const std::string reason = std::strerror(errno);
+    ::unlink(temporary.c_str());
+    return Error{kKeysFile, path.string() + ": " + what + ": " + reason, ""};
+  };
+  ::unlink(temporary.c_str());
+  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0) return fail("cannot be written");
+  std::size_t written = 0;
+  while (written < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      ::close(fd);
+      return fail("cannot be written");
+    }
+    written += static_cast<std::size_t>(n);
+  }
+  // Durable before it replaces the old file: a crash leaves the old keys or the new ones.
+  if (::fsync(fd) != 0 || ::close(fd) != 0) return fail("cannot be written");
+  if (::rename(temporary.c_str(), path.c_str()) != 0) return fail("cannot be replaced");
+  return true;
+}
+
+const KeyEntry* KeyRing::find(std::string_view presented) const {
+  const std::string digest = sha256_hex(presented);
+  const KeyEntry* found = nullptr;
+  for (const KeyEntry& entry : entries_) {
+    // No early exit: every entry costs the same whether or not one matched before.
+    if (constant_time_equal(entry.sha256, digest) && found == nullptr) found = &entry;
+  }
+  return found;
+}
+
+}  // namespace headgrader::server

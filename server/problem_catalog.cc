@@ -1,0 +1,251 @@
+#include "problem_catalog.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <system_error>
+
+#include "headgrader/report.h"
+#include "secrets.h"
+
+namespace headgrader::server {
+namespace {
+
+// Writes `text` to `path` so that a reader (and a crash) sees the old file or the new one,
+// never a part: a temporary file in the same folder, fsync, rename, fsync of the folder.
+Result<bool> write_atomically(const std::filesystem::path& path, std::string_view text) {
+  const std::string temporary =
+      (path.parent_path() / ("." + path.filename().string() + ".tmp")).string();
+  const auto fail = [&](const char* what) -> Result<bool> {
+    const int error = errno;
+    ::unlink(temporary.c_str());
+    const bool read_only = error == EROFS || error == EACCES || error == EPERM;
+    return Error{read_only ? error_code::kProblemsReadOnly : error_code::kInternalError,
+                 std::string("the problem file could not be ") + what +
+                     " in the problems folder: " + std::strerror(error),
+                 ""};
+  };
+  ::unlink(temporary.c_str());
+  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) return fail("written");
+  for (std::size_t written = 0; written < text.size();) {
+    const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      ::close(fd);
+      return fail("written");
+    }
+    written += static_cast<std::size_t>(n);
+  }
+  if (::fsync(fd) != 0) {
+    ::close(fd);
+    return fail("written");
+  }
+  if (::close(fd) != 0) return fail("written");
+  if (::rename(temporary.c_str(), path.c_str()) != 0) return fail("renamed");
+  const int dir = ::open(path.parent_path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir >= 0) {
+    ::fsync(dir);
+    ::close(dir);
+  }
+  return true;
+}
+
+std::vector<std::string> digests_of(const std::vector<std::string>& sources) {
+  std::vector<std::string> digests;
+  digests.reserve(sources.size());
+  for (const std::string& source : sources) digests.push_back(sha256_hex(source));
+  return digests;
+}
+
+}  // namespace
+
+std::string folder_fingerprint(const std::filesystem::path& folder) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> lines;
+  std::error_code ec;
+  for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (!name.ends_with(".json") || name.starts_with('.')) continue;
+    std::error_code entry_ec;
+    const auto size = fs::file_size(it->path(), entry_ec);
+    const auto time = fs::last_write_time(it->path(), entry_ec);
+    lines.push_back(name + '\t' + std::to_string(entry_ec ? 0 : size) + '\t' +
+                    std::to_string(entry_ec ? 0 : time.time_since_epoch().count()));
+  }
+  if (ec) return "unlistable: " + ec.message();
+  std::sort(lines.begin(), lines.end());
+  std::string text;
+  for (const std::string& line : lines) text += line + '\n';
+  return text;
+}
+
+CatalogSnapshot::CatalogSnapshot(ProblemSet problems, const std::vector<std::string>& digests,
+                                 std::chrono::system_clock::time_point loaded_at)
+    : problems_(std::move(problems)), ids_text_(problems_.ids_text()), loaded_at_(loaded_at) {
+  Json list = Json::array();
+  std::size_t i = 0;
+  for (const auto& problem : problems_.problems()) {
+    list.push_back(problem_summary_json(*problem));
+    entries_.push_back({problem, problem_to_json(*problem).dump(),
+                        i < digests.size() ? digests[i] : std::string()});
+    ++i;
+  }
+  list_json_ = Json{{"problems", std::move(list)}}.dump();
+}
+
+const CatalogSnapshot::Entry* CatalogSnapshot::find(std::string_view id) const {
+  const auto it =
+      std::lower_bound(entries_.begin(), entries_.end(), id,
+                       [](const Entry& e, std::string_view key) { return e.problem->id < key; });
+  return it != entries_.end() && it->problem->id == id ? &*it : nullptr;
+}
+
+std::variant<std::unique_ptr<ProblemCatalog>, std::vector<Defect>> ProblemCatalog::open(
+    const std::filesystem::path& path) {
+  // Before loading: a change made while loading then shows as a difference (and is loaded).
+  std::string fingerprint = folder_fingerprint(path);
+  std::vector<std::string> sources;
+  auto loaded = ProblemSet::load(path, &sources);
+  if (auto* defects = std::get_if<std::vector<Defect>>(&loaded)) return std::move(*defects);
+  std::error_code ec;
+  const bool folder = std::filesystem::is_directory(path, ec);
+  auto snapshot = std::make_shared<const CatalogSnapshot>(std::get<ProblemSet>(std::move(loaded)),
+                                                          digests_of(sources),
+                                                          std::chrono::system_clock::now());
+  std::unique_ptr<ProblemCatalog> catalog(new ProblemCatalog(path, folder, std::move(snapshot)));
+  catalog->fingerprint_ = std::move(fingerprint);
+  return catalog;
+}
+
+ProblemCatalog::ProblemCatalog(ProblemSet problems)
+    : ProblemCatalog(
+          {}, false,
+          std::make_shared<const CatalogSnapshot>(std::move(problems), std::vector<std::string>{},
+                                                  std::chrono::system_clock::now())) {}
+
+ProblemCatalog::ProblemCatalog(std::filesystem::path path, bool is_folder,
+                               std::shared_ptr<const CatalogSnapshot> snapshot)
+    : path_(std::move(path)), is_folder_(is_folder), snapshot_(std::move(snapshot)) {}
+
+std::shared_ptr<const CatalogSnapshot> ProblemCatalog::current() const {
+  std::lock_guard lock(mutex_);
+  return snapshot_;
+}
+
+void ProblemCatalog::replace(std::shared_ptr<const CatalogSnapshot> snapshot) {
+  std::shared_ptr<const CatalogSnapshot> old;
+  std::lock_guard lock(mutex_);
+  old = std::move(snapshot_);  // freed after the lock, by the last request that holds it
+  snapshot_ = std::move(snapshot);
+  defects_.clear();
+}
+
+std::vector<Defect> ProblemCatalog::reload() {
+  if (path_.empty()) return {};
+  std::lock_guard write_lock(write_mutex_);
+  std::string fingerprint = folder_fingerprint(path_);
+  {
+    std::lock_guard lock(mutex_);
+    fingerprint_ = std::move(fingerprint);
+  }
+  std::vector<std::string> sources;
+  auto loaded = ProblemSet::load(path_, &sources);
+  if (auto* defects = std::get_if<std::vector<Defect>>(&loaded)) {
+    std::lock_guard lock(mutex_);
+    defects_ = *defects;
+    return *defects;
+  }
+  replace(std::make_shared<const CatalogSnapshot>(std::get<ProblemSet>(std::move(loaded)),
+                                                  digests_of(sources),
+                                                  std::chrono::system_clock::now()));
+  return {};
+}
+
+std::string ProblemCatalog::fingerprint() const {
+  std::lock_guard lock(mutex_);
+  return fingerprint_;
+}
+
+void ProblemCatalog::note_written() {
+  std::string fingerprint = folder_fingerprint(path_);
+  std::lock_guard lock(mutex_);
+  fingerprint_ = std::move(fingerprint);
+}
+
+std::vector<Defect> ProblemCatalog::defects() const {
+  std::lock_guard lock(mutex_);
+  return defects_;
+}
+
+std::shared_ptr<const CatalogSnapshot> ProblemCatalog::with(std::string_view id,
+                                                            std::shared_ptr<const Problem> problem,
+                                                            std::string_view source) const {
+  const std::shared_ptr<const CatalogSnapshot> now = current();
+  std::vector<std::shared_ptr<const Problem>> problems;
+  for (const auto& kept : now->problems().problems()) {
+    if (kept->id != id) problems.push_back(kept);
+  }
+  if (problem) problems.push_back(std::move(problem));
+  ProblemSet set = ProblemSet::of(std::move(problems));
+  // The new problem's digest from its text, the others' as they were.
+  std::vector<std::string> digests;
+  for (const auto& p : set.problems()) {
+    const CatalogSnapshot::Entry* entry = now->find(p->id);
+    digests.push_back(p->id == id ? sha256_hex(source)
+                                  : (entry != nullptr ? entry->sha256 : std::string()));
+  }
+  return std::make_shared<const CatalogSnapshot>(std::move(set), digests,
+                                                 std::chrono::system_clock::now());
+}
+
+Result<PutOutcome> ProblemCatalog::put(std::string_view id, std::string_view text) {
+  PutOutcome outcome;
+  const std::string file_name = std::string(id) + ".json";
+  ProblemOrDefects loaded = load_problem_text(text, file_name);
+  if (auto* defects = std::get_if<std::vector<Defect>>(&loaded)) {
+    outcome.defects = std::move(*defects);
+    return outcome;
+  }
+  if (!is_folder_) {
+    return Error{error_code::kProblemsReadOnly,
+                 "the server serves one problem file, not a folder, so it cannot add or replace "
+                 "problems; start it with --problems FOLDER",
+                 ""};
+  }
+  std::lock_guard write_lock(write_mutex_);
+  outcome.created = current()->find(id) == nullptr;
+  Result<bool> written = write_atomically(path_ / file_name, text);
+  if (!written) return written.error();
+  replace(with(id, std::make_shared<const Problem>(std::get<Problem>(std::move(loaded))), text));
+  note_written();
+  return outcome;
+}
+
+Result<bool> ProblemCatalog::remove(std::string_view id) {
+  if (!is_folder_) {
+    return Error{error_code::kProblemsReadOnly,
+                 "the server serves one problem file, not a folder, so it cannot remove "
+                 "problems; start it with --problems FOLDER",
+                 ""};
+  }
+  std::lock_guard write_lock(write_mutex_);
+  if (current()->find(id) == nullptr) return false;
+  const std::filesystem::path file = path_ / (std::string(id) + ".json");
+  if (::unlink(file.c_str()) != 0 && errno != ENOENT) {
+    const int error = errno;
+    return Error{error == EROFS || error == EACCES || error == EPERM ? error_code::kProblemsReadOnly
+                                                                     : error_code::kInternalError,
+                 std::string("the problem file could not be removed from the problems folder: ") +
+                     std::strerror(error),
+                 ""};
+  }
+  replace(with(id, nullptr, {}));
+  note_written();
+  return true;
+}
+
+}  // namespace headgrader::server

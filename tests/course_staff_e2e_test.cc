@@ -1,0 +1,359 @@
+// API.md §7 and §9 against the real binaries: `headgrader keys`, keys and roles on every kind
+// of route (401 with WWW-Authenticate, 403, staff_disabled), keys re-read on SIGHUP, nothing
+// secret in the access log; problems added, broken, fixed and removed while serving (the
+// folder watched, SIGHUP, PUT, DELETE, validate, status).
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+
+#include "headgrader/report.h"
+#include "server_harness.h"
+
+namespace headgrader::server {
+namespace {
+
+using namespace std::chrono_literals;
+using namespace harness;
+namespace fs = std::filesystem;
+
+const std::string kHandoutSolution =
+    R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]})";
+
+// A folder of its own for each test, with copies of the bundled problems.
+class Workspace {
+ public:
+  Workspace() {
+    static int counter = 0;
+    root_ = fs::temp_directory_path() /
+            ("headgrader-staff-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+    fs::remove_all(root_);
+    fs::create_directories(root_ / "problems");
+    for (const char* id : {"consonant-anywhere", "consonant-proportion", "first-position"}) {
+      fs::copy_file(fs::path(HEADGRADER_SOURCE_DIR "/problems") / (std::string(id) + ".json"),
+                    root_ / "problems" / (std::string(id) + ".json"));
+    }
+  }
+  ~Workspace() {
+    std::error_code ignored;
+    fs::remove_all(root_, ignored);
+  }
+  fs::path problems() const { return root_ / "problems"; }
+  fs::path keys() const { return root_ / "keys.json"; }
+  fs::path root() const { return root_; }
+
+ private:
+  fs::path root_;
+};
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+void write_file(const fs::path& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+// `headgrader ARGS`: its stdout, and its exit status in `status`.
+std::string cli(const std::string& args, int* status = nullptr) {
+  const std::string command = std::string(HEADGRADER_CLI_BIN) + " " + args + " 2>/dev/null";
+  FILE* pipe = ::popen(command.c_str(), "r");
+  std::string out;
+  char buffer[4096];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
+  const int raw = ::pclose(pipe);
+  if (status != nullptr) *status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  if (out.ends_with('\n')) out.pop_back();
+  return out;
+}
+
+std::string new_key(const Workspace& w, const std::string& name, const std::string& role) {
+  int status = -1;
+  const std::string key =
+      cli("keys add --keys " + w.keys().string() + " --name " + name + " --role " + role, &status);
+  EXPECT_EQ(status, 0);
+  return key;
+}
+
+// One request with the headers given; nullopt when no answer came.
+HttpResponse call(std::uint16_t port, const std::string& method, const std::string& target,
+                  const std::string& key = "", const std::string& body = "",
+                  const std::string& content_type = "application/json") {
+  std::string raw = method + " " + target + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n";
+  if (!key.empty()) raw += "Authorization: Bearer " + key + "\r\n";
+  if (!body.empty() || method == "POST" || method == "PUT") {
+    raw += "Content-Type: " + content_type + "\r\nContent-Length: " + std::to_string(body.size()) +
+           "\r\n";
+  }
+  raw += "\r\n" + body;
+  std::optional<HttpResponse> response = exchange_raw(port, raw);
+  if (!response) throw std::runtime_error("no answer to " + method + " " + target);
+  return *response;
+}
+
+std::string code_of(const HttpResponse& response) {
+  return Json::parse(response.body())["error"]["code"].get<std::string>();
+}
+
+// Polls `done` every 50 ms for up to `limit`.
+template <class Done>
+bool within(std::chrono::milliseconds limit, Done done) {
+  const auto end = std::chrono::steady_clock::now() + limit;
+  while (std::chrono::steady_clock::now() < end) {
+    if (done()) return true;
+    std::this_thread::sleep_for(50ms);
+  }
+  return done();
+}
+
+TEST(KeysCommand, AddPrintsTheKeyOnceListShowsNamesAndRolesRemoveForgets) {
+  const Workspace w;
+  const std::string key = new_key(w, "canvas-prod", "lms");
+  EXPECT_EQ(key.size(), 43u);
+  new_key(w, "ta", "staff");
+  EXPECT_EQ(read_file(w.keys()).find(key), std::string::npos);
+  EXPECT_EQ(fs::status(w.keys()).permissions() & fs::perms::all,
+            fs::perms::owner_read | fs::perms::owner_write);
+  int status = -1;
+  EXPECT_EQ(cli("keys list --keys " + w.keys().string(), &status), "canvas-prod\tlms\nta\tstaff");
+  EXPECT_EQ(status, 0);
+  cli("keys add --keys " + w.keys().string() + " --name ta --role lms", &status);
+  EXPECT_EQ(status, 2);
+  cli("keys add --keys " + w.keys().string() + " --name x --role admin", &status);
+  EXPECT_EQ(status, 2);
+  cli("keys remove --keys " + w.keys().string() + " --name canvas-prod", &status);
+  EXPECT_EQ(status, 0);
+  EXPECT_EQ(cli("keys list --keys " + w.keys().string()), "ta\tstaff");
+  cli("keys remove --keys " + w.keys().string() + " --name canvas-prod", &status);
+  EXPECT_EQ(status, 1);
+}
+
+class KeyedServer : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    lms_ = new_key(w_, "canvas", "lms");
+    staff_ = new_key(w_, "ta", "staff");
+    server_.emplace(std::vector<std::string>{"--port", "0", "--address", "127.0.0.1", "--threads",
+                                             "2", "--problems", w_.problems().string(), "--keys",
+                                             w_.keys().string()});
+    port_ = server_->wait_listening();
+    ASSERT_NE(port_, 0);
+  }
+
+  Workspace w_;
+  std::string lms_, staff_;
+  std::optional<ServerProcess> server_;
+  std::uint16_t port_ = 0;
+};
+
+TEST_F(KeyedServer, GradingNeedsAKeyAndAnUnknownKeyIsTreatedAsNone) {
+  const std::string grade = "/v1/problems/consonant-anywhere/grade";
+  for (const std::string& key : {std::string(), std::string("not-a-key"), staff_ + "x"}) {
+    const HttpResponse refused = call(port_, "POST", grade, key, kHandoutSolution);
+    EXPECT_EQ(refused.result_int(), 401);
+    EXPECT_EQ(refused[http::field::www_authenticate], "Bearer");
+    EXPECT_EQ(code_of(refused), "unauthorized");
+  }
+  EXPECT_EQ(call(port_, "POST", grade, lms_, kHandoutSolution).result_int(), 200);
+  EXPECT_EQ(call(port_, "POST", grade, staff_, kHandoutSolution).result_int(), 200);
+  // Reading problems and health needs no key.
+  EXPECT_EQ(call(port_, "GET", "/v1/problems").result_int(), 200);
+  EXPECT_EQ(call(port_, "GET", "/v1/problems/first-position").result_int(), 200);
+  EXPECT_EQ(call(port_, "GET", "/healthz").result_int(), 200);
+}
+
+TEST_F(KeyedServer, StaffRoutesNeedTheStaffRole) {
+  const HttpResponse lms = call(port_, "GET", "/v1/problems/status", lms_);
+  EXPECT_EQ(lms.result_int(), 403);
+  EXPECT_EQ(code_of(lms), "forbidden");
+  const HttpResponse none = call(port_, "GET", "/v1/problems/status");
+  EXPECT_EQ(none.result_int(), 401);
+  EXPECT_EQ(none[http::field::www_authenticate], "Bearer");
+  const HttpResponse staff = call(port_, "GET", "/v1/problems/status", staff_);
+  ASSERT_EQ(staff.result_int(), 200);
+  const Json status = Json::parse(staff.body());
+  EXPECT_EQ(status["problems"], 3);
+  EXPECT_EQ(status["defects"], Json::array());
+  EXPECT_TRUE(status["loaded_at"].get<std::string>().ends_with("Z"));
+}
+
+TEST_F(KeyedServer, KeysAndSubmissionsNeverReachTheAccessLog) {
+  call(port_, "POST", "/v1/problems/consonant-anywhere/grade", lms_, kHandoutSolution);
+  call(port_, "POST", "/v1/problems/consonant-anywhere/grade", "wrong-key", kHandoutSolution);
+  const std::string log = server_->stderr_text_when(
+      [](const std::string& text) { return std::count(text.begin(), text.end(), '\n') >= 2; });
+  EXPECT_EQ(log.find(lms_), std::string::npos);
+  EXPECT_EQ(log.find("wrong-key"), std::string::npos);
+  EXPECT_EQ(log.find(read_file(w_.keys()).substr(40, 30)), std::string::npos);
+  EXPECT_EQ(log.find("W_q"), std::string::npos);
+}
+
+TEST_F(KeyedServer, KeysAreReadAgainOnSighup) {
+  const std::string grade = "/v1/problems/consonant-anywhere/grade";
+  const std::string added = new_key(w_, "moodle", "lms");
+  EXPECT_EQ(call(port_, "POST", grade, added, kHandoutSolution).result_int(), 401);
+  int status = -1;
+  cli("keys remove --keys " + w_.keys().string() + " --name canvas", &status);
+  ASSERT_EQ(status, 0);
+  server_->signal(SIGHUP);
+  EXPECT_TRUE(within(
+      2s, [&] { return call(port_, "POST", grade, added, kHandoutSolution).result_int() == 200; }));
+  EXPECT_EQ(call(port_, "POST", grade, lms_, kHandoutSolution).result_int(), 401);
+}
+
+TEST_F(KeyedServer, AProblemAddedBrokenFixedAndRemovedOnDiskIsServedWithinTwoSeconds) {
+  const fs::path copy = w_.problems() / "copy-one.json";
+  std::string text = read_file(w_.problems() / "consonant-anywhere.json");
+  text.replace(text.find("consonant-anywhere"), std::string("consonant-anywhere").size(),
+               "copy-one");
+  write_file(copy, text);
+  EXPECT_TRUE(
+      within(2s, [&] { return call(port_, "GET", "/v1/problems/copy-one").result_int() == 200; }));
+
+  // Broken: the old set goes on serving and the defect is shown.
+  write_file(copy, "{\"id\": \"copy-one\"");
+  EXPECT_TRUE(within(2s, [&] {
+    const Json status = Json::parse(call(port_, "GET", "/v1/problems/status", staff_).body());
+    return !status["defects"].empty();
+  }));
+  const Json status = Json::parse(call(port_, "GET", "/v1/problems/status", staff_).body());
+  EXPECT_TRUE(status["defects"][0].get<std::string>().starts_with(copy.string() + ": "))
+      << status.dump();
+  EXPECT_EQ(call(port_, "POST", "/v1/problems/copy-one/grade", lms_, kHandoutSolution).result_int(),
+            200);
+  EXPECT_NE(server_->stderr_text().find("the problems loaded before go on serving"),
+            std::string::npos);
+
+  // Removed: gone, and the defects are cleared.
+  fs::remove(copy);
+  EXPECT_TRUE(
+      within(2s, [&] { return call(port_, "GET", "/v1/problems/copy-one").result_int() == 404; }));
+  EXPECT_EQ(Json::parse(call(port_, "GET", "/v1/problems/status", staff_).body())["defects"],
+            Json::array());
+}
+
+TEST_F(KeyedServer, PutCreatesOrReplacesAValidProblemAndRefusesAnInvalidOne) {
+  std::string text = read_file(w_.problems() / "consonant-anywhere.json");
+  std::string copy = text;
+  copy.replace(copy.find("consonant-anywhere"), std::string("consonant-anywhere").size(),
+               "new-one");
+  EXPECT_EQ(call(port_, "PUT", "/v1/problems/new-one", lms_, copy).result_int(), 403);
+  const HttpResponse created = call(port_, "PUT", "/v1/problems/new-one", staff_, copy);
+  EXPECT_EQ(created.result_int(), 201);
+  EXPECT_EQ(Json::parse(created.body())["id"], "new-one");
+  EXPECT_EQ(read_file(w_.problems() / "new-one.json"), copy);
+  EXPECT_EQ(call(port_, "GET", "/v1/problems/new-one").result_int(), 200);
+  EXPECT_EQ(call(port_, "PUT", "/v1/problems/new-one", staff_, copy).result_int(), 200);
+
+  // The id in the body must be the one in the path; nothing is written then.
+  const HttpResponse mismatch = call(port_, "PUT", "/v1/problems/other-id", staff_, copy);
+  EXPECT_EQ(mismatch.result_int(), 422);
+  EXPECT_EQ(code_of(mismatch), "invalid_problem");
+  EXPECT_FALSE(Json::parse(mismatch.body())["defects"].empty());
+  EXPECT_FALSE(fs::exists(w_.problems() / "other-id.json"));
+
+  const HttpResponse bad =
+      call(port_, "PUT", "/v1/problems/new-one", staff_, R"({"id": "new-one"})");
+  EXPECT_EQ(bad.result_int(), 422);
+  const Json defects = Json::parse(bad.body())["defects"];
+  EXPECT_EQ(defects[0], (Json{{"field", "title"}, {"message", "is missing"}}));
+  EXPECT_EQ(read_file(w_.problems() / "new-one.json"), copy);  // the old file stays
+  EXPECT_EQ(call(port_, "PUT", "/v1/problems/new-one", staff_, copy, "text/plain").result_int(),
+            415);
+}
+
+TEST_F(KeyedServer, DeleteRemovesTheFileAndAnUnknownProblemIs404) {
+  EXPECT_EQ(call(port_, "DELETE", "/v1/problems/first-position", lms_).result_int(), 403);
+  EXPECT_EQ(call(port_, "DELETE", "/v1/problems/first-position", staff_).result_int(), 204);
+  EXPECT_FALSE(fs::exists(w_.problems() / "first-position.json"));
+  EXPECT_EQ(call(port_, "GET", "/v1/problems/first-position").result_int(), 404);
+  EXPECT_EQ(call(port_, "DELETE", "/v1/problems/first-position", staff_).result_int(), 404);
+  const HttpResponse wrong = call(port_, "PATCH", "/v1/problems/consonant-anywhere", staff_);
+  EXPECT_EQ(wrong.result_int(), 405);
+  EXPECT_EQ(wrong[http::field::allow], "GET, HEAD, PUT, DELETE");
+}
+
+TEST_F(KeyedServer, ValidateAnswersDefectsOrTheTestedStringsAndWritesNothing) {
+  const std::string text = read_file(w_.problems() / "first-position.json");
+  const HttpResponse valid = call(port_, "POST", "/v1/problems/validate", staff_, text);
+  ASSERT_EQ(valid.result_int(), 200);
+  const Json answer = Json::parse(valid.body());
+  EXPECT_EQ(answer["valid"], true);
+  // The handout's first-position problem: every string of length 1..8 over its two groups
+  // (2 + 4 + … + 256 = 510), plus what its file adds (checked against the CLI's count).
+  EXPECT_EQ(
+      answer["tested_strings"].dump() + " tested strings)",
+      cli("validate " + (w_.problems() / "first-position.json").string())
+          .substr(cli("validate " + (w_.problems() / "first-position.json").string()).find('(') +
+                  1));
+  EXPECT_EQ(answer["warnings"], Json::array());
+  const HttpResponse invalid =
+      call(port_, "POST", "/v1/problems/validate", staff_, R"({"id": "x", "title": 3})");
+  ASSERT_EQ(invalid.result_int(), 200);
+  EXPECT_EQ(Json::parse(invalid.body())["valid"], false);
+  EXPECT_FALSE(fs::exists(w_.problems() / "x.json"));
+  EXPECT_EQ(call(port_, "GET", "/v1/problems/validate").result_int(), 405);
+}
+
+TEST_F(KeyedServer, SighupLoadsTheFolderAgain) {
+  std::string text = read_file(w_.problems() / "consonant-anywhere.json");
+  text.replace(text.find("\"title\": \""), 10, "\"title\": \"Renamed: ");
+  write_file(w_.problems() / "consonant-anywhere.json", text);
+  server_->signal(SIGHUP);
+  EXPECT_TRUE(within(2s, [&] {
+    return call(port_, "GET", "/v1/problems/consonant-anywhere").body().find("Renamed: ") !=
+           std::string::npos;
+  }));
+}
+
+TEST(OpenServer, WithoutKeysGradingIsOpenAndStaffRoutesAreDisabled) {
+  ServerProcess server(
+      {"--port", "0", "--address", "127.0.0.1", "--problems", HEADGRADER_SOURCE_DIR "/problems"});
+  const std::uint16_t port = server.wait_listening();
+  EXPECT_EQ(call(port, "POST", "/v1/problems/consonant-anywhere/grade", "", kHandoutSolution)
+                .result_int(),
+            200);
+  for (const auto& [method, target] : std::vector<std::pair<std::string, std::string>>{
+           {"GET", "/v1/problems/status"}, {"POST", "/v1/problems/validate"}}) {
+    const HttpResponse refused = call(port, method, target, "", method == "POST" ? "{}" : "");
+    EXPECT_EQ(refused.result_int(), 403) << target;
+    EXPECT_EQ(code_of(refused), "staff_disabled") << target;
+  }
+  // PUT and DELETE of a problem stay Part 1's wrong methods (API.md §5): 405, GET and HEAD.
+  const HttpResponse put = call(port, "DELETE", "/v1/problems/first-position");
+  EXPECT_EQ(put.result_int(), 405);
+  EXPECT_EQ(put[http::field::allow], "GET, HEAD");
+}
+
+TEST(OpenServer, KeysWithGradingOpenLetsAnyoneGradeButNotUseStaffRoutes) {
+  const Workspace w;
+  const std::string staff = new_key(w, "ta", "staff");
+  ServerProcess server({"--port", "0", "--address", "127.0.0.1", "--problems",
+                        w.problems().string(), "--keys", w.keys().string(), "--grading", "open"});
+  const std::uint16_t port = server.wait_listening();
+  EXPECT_EQ(call(port, "POST", "/v1/problems/consonant-anywhere/grade", "", kHandoutSolution)
+                .result_int(),
+            200);
+  EXPECT_EQ(call(port, "GET", "/v1/problems/status").result_int(), 401);
+  EXPECT_EQ(call(port, "GET", "/v1/problems/status", staff).result_int(), 200);
+}
+
+TEST(OpenServer, AnUnreadableKeysFileStopsTheServerAtStart) {
+  const Workspace w;
+  write_file(w.keys(), "{\"keys\": 3}");
+  ServerProcess server(
+      {"--port", "0", "--problems", w.problems().string(), "--keys", w.keys().string()});
+  const ExitStatus status = server.wait();
+  EXPECT_TRUE(status.exited);
+  EXPECT_EQ(status.code, 1);
+  EXPECT_NE(server.stderr_text().find("not starting"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace headgrader::server
