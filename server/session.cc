@@ -372,8 +372,11 @@ void Session::do_write(Response response, bool linger) {
 void Session::on_write(beast::error_code ec, std::size_t) {
   log_answer();
   const bool keep_alive = response_.keep_alive();
-  // The answer's memory goes now, not when the next one replaces it.
+  // The answer's memory goes now, not when the next one replaces it. Moved out, not assigned
+  // an empty response: a string assigned an empty one keeps its capacity, so every idle
+  // keep-alive connection held its last answer's buffer (150 × 700 KB answers: RSS +113 MB).
   serializer_.reset();
+  { const Response released = std::move(response_); }
   response_ = {};
   if (unsent_held_ > 0) {
     connections_->answers().release(address_, unsent_held_);
