@@ -8,8 +8,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh test
 jobs=$(nproc)
+# Each stage's time, so that CI's budget (60 minutes on 2 cores, README) is measured, not guessed.
+stage_start=$SECONDS
+stage() {
+  echo "== (took $((SECONDS - stage_start)) s; $((SECONDS / 60)) min so far)"
+  stage_start=$SECONDS
+  echo "== $1"
+}
 
-echo "== build (warnings are errors) and unit + end-to-end tests"
+stage "build (warnings are errors) and unit + end-to-end tests"
 cmake -S . -B build-ci -DCMAKE_BUILD_TYPE=Release -DHEADGRADER_WERROR=ON >/dev/null
 cmake --build build-ci -j"$jobs"
 # Beside a throwaway PostgreSQL server, so that the store's tests run on both databases; with
@@ -19,18 +26,18 @@ HEADGRADER_REQUIRE_POSTGRES=1 scripts/with-postgres.sh \
 build-ci/cli/headgrader validate problems
 
 if [[ "${HEADGRADER_SKIP_BROWSER:-0}" != 1 ]]; then
-  echo "== student page: the browser suite (headless Chromium, playwright-core) on the Release server"
+  stage "student page: the browser suite (headless Chromium, playwright-core) on the Release server"
   (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error &&
     HEADGRADER_SERVER_BIN="$PWD/../../build-ci/server/headgrader-server" node --test page.test.mjs)
 fi
 
 if [[ "${HEADGRADER_SKIP_DOCKER:-0}" != 1 ]]; then
-  echo "== Docker image: build, run, grade through the published port, SIGTERM"
+  stage "Docker image: build, run, grade through the published port, SIGTERM"
   docker/test.sh build-ci
 fi
 
 if [[ "${HEADGRADER_SKIP_SANITIZE:-0}" != 1 ]]; then
-  echo "== AddressSanitizer + UndefinedBehaviorSanitizer: build and every test again"
+  stage "AddressSanitizer + UndefinedBehaviorSanitizer: build and every test again"
   # The end-to-end tests start build-asan's server binary, so it runs sanitized too.
   cmake -S . -B build-asan -DHEADGRADER_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DHEADGRADER_WERROR=ON >/dev/null
@@ -41,6 +48,7 @@ if [[ "${HEADGRADER_SKIP_SANITIZE:-0}" != 1 ]]; then
 fi
 
 if [[ "${HEADGRADER_SKIP_FUZZ:-0}" != 1 ]]; then
-  echo "== libFuzzer: each harness briefly, so that they keep building and running"
+  stage "libFuzzer: each harness briefly, so that they keep building and running"
   fuzz/run.sh "${HEADGRADER_FUZZ_SECONDS:-30}"
 fi
+stage "done"
