@@ -22,6 +22,7 @@
 #include "platform_command.h"
 #if HEADGRADER_CLI_KEYS
 #include "keys_command.h"
+#include "rsa_key.h"
 #endif
 
 namespace {
@@ -45,6 +46,9 @@ constexpr const char* kUsage =
     "  headgrader keys remove --keys FILE --name NAME\n"
     "      Manage the server's keys file (API.md §7): add prints the new key once; the\n"
     "      file keeps only its SHA-256 (mode 0600).\n"
+    "  headgrader lti keygen --out FILE\n"
+    "      Makes the LTI tool's RSA-2048 private key (PEM, mode 0600; an existing FILE is\n"
+    "      never overwritten) for the --lti configuration's private_key.\n"
 #endif
     "  headgrader gradescope --problem ID [--problems DIR] [--submission DIR] [--results DIR]\n"
     "                        [--points N]\n"
@@ -162,6 +166,30 @@ int grade(const std::vector<std::string>& args) {
   return report.passed ? 0 : 1;
 }
 
+#if HEADGRADER_CLI_KEYS
+int lti(const std::vector<std::string>& args) {
+  if (args.empty() || args[0] != "keygen") return usage_error("lti needs the command keygen");
+  std::string out;
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    if (args[i] == "--out" && i + 1 < args.size()) {
+      out = args[++i];
+    } else {
+      return usage_error("unexpected argument \"" + args[i] + "\"");
+    }
+  }
+  if (out.empty()) return usage_error("lti keygen needs --out FILE");
+  auto key = headgrader::lti::generate_private_key(out);
+  if (!key) {
+    std::cerr << key.error().message << "\n";
+    return 1;
+  }
+  std::cout << "wrote " << out << " (RSA-" << key->bits()
+            << ", mode 0600); name it in the --lti file's private_key, with a kid of your "
+               "choice\n";
+  return 0;
+}
+#endif
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -180,6 +208,7 @@ int main(int argc, char** argv) {
   if (args[0] == "grade") return grade(rest);
 #if HEADGRADER_CLI_KEYS
   if (args[0] == "keys") return headgrader::cli::keys_command(rest);
+  if (args[0] == "lti") return lti(rest);
 #endif
   if (args[0] == "gradescope") return headgrader::cli::gradescope_command(rest);
   if (args[0] == "prairielearn") return headgrader::cli::prairielearn_command(rest);

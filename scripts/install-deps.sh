@@ -3,10 +3,10 @@
 # only (no downloads from anywhere else). Idempotent: installs nothing that is already there.
 # Usage: scripts/install-deps.sh [run|test]   (run: build and serve; test: also the test tools)
 set -euo pipefail
-want=(cmake make g++ libboost1.81-dev libeigen3-dev nlohmann-json3-dev libssl-dev libsqlite3-dev libpq-dev pkg-config)
+want=(cmake make g++ libboost1.81-dev libeigen3-dev nlohmann-json3-dev libssl-dev libsqlite3-dev libpq-dev pkg-config ca-certificates)
 if [[ "${1:-run}" == test ]]; then
   want+=(libgtest-dev libgmock-dev libbenchmark-dev clang libclang-rt-14-dev python3 python3-jsonschema curl wrk
-    chromium nodejs postgresql sqlite3)
+    chromium nodejs postgresql sqlite3 python3-jwt python3-cryptography)
   # Debian's npm is a package of its own; a NodeSource nodejs already bundles it (and conflicts).
   command -v npm >/dev/null || want+=(npm)
 fi

@@ -31,6 +31,9 @@ if [[ "${HEADGRADER_SKIP_BROWSER:-0}" != 1 ]]; then
     HEADGRADER_SERVER_BIN="$PWD/../../build-ci/server/headgrader-server" node --test page.test.mjs)
 fi
 
+stage "LTI 1.3 end to end: the real server against an independent platform (tests/lti/platform.py)"
+/usr/bin/python3 tests/lti/test_lti_e2e.py build-ci
+
 if [[ "${HEADGRADER_SKIP_DOCKER:-0}" != 1 ]]; then
   stage "Docker image: build, run, grade through the published port, SIGTERM"
   docker/test.sh build-ci

@@ -55,6 +55,7 @@ Response PendingGrade::finish(const Result<store::CommitOutcome>& outcome) const
                             version, keep_alive);
     }
   }
+  if (outcome->inserted && recorded) recorded();
   return json_response(http::status::ok, kept.answer, version, keep_alive);
 }
 

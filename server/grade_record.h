@@ -40,6 +40,8 @@ struct GraderIdentity {
 struct PendingGrade {
   store::SubmissionRecord record;
   std::optional<store::PassbackRequest> passback;
+  // Called once the record (and its passback) is committed, on the store's thread.
+  std::function<void()> recorded;
   // Of the body, when it came with an Idempotency-Key (the record may be moved away).
   std::optional<std::string> body_sha256;
   unsigned version = 11;

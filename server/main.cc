@@ -11,6 +11,7 @@
 
 #include "headgrader/limits.h"
 #include "headgrader/problem.h"
+#include "lti_service.h"
 #include "options.h"
 #include "problem_catalog.h"
 #include "server.h"
@@ -86,12 +87,28 @@ int main(int argc, char** argv) {
     service.records.store = store.get();
     service.records.rate_limit = options.rate_limit;
   }
+  // LTI 1.3 (API.md §11), on the store when there is one (declared after it: destroyed first,
+  // so its passback thread stops before the store closes).
+  std::unique_ptr<server::LtiService> lti;
+  if (!options.lti.empty()) {
+    auto opened = server::LtiService::open(
+        {options.lti, options.lti_allow_http, options.lti_keyset_refetch, options.lti_first_backoff},
+        *catalog, store.get(), server::stderr_line);
+    if (!opened) {
+      std::cerr << program << ": --lti: " << opened.error().message << "; not starting\n";
+      return 1;
+    }
+    lti = std::move(opened).value();
+    service.lti = lti.get();
+    service.student_tokens = lti->student_tokens();
+  }
   raise_descriptor_limit();
   const int status =
       server::serve(service, options.address, options.port, server::thread_count(options.threads),
                     std::cout, std::cerr,
                     {options.max_connections, options.read_timeout, options.shutdown_grace,
                      options.max_connections_per_address, options.unsent_answer_budget});
+  lti.reset();  // its passback thread uses the store
   if (store) {
     store->close();
     // For the benchmark (bench/store_bench.sh): how many gradings each transaction held.

@@ -30,10 +30,10 @@ bool parse_number(std::string_view text, T max, T& out) {
 
 // The flags of Part 2, each of which may come from HEADGRADER_<FLAG> (API.md Part 2). Flags
 // without a value ("--lti-allow-http") take "1" or "true" from their variable.
-constexpr std::array<std::string_view, 6> kEnvFlags = {
-    "--keys",       "--grading", "--max-connections-per-address", "--unsent-answer-budget-bytes",
-    "--store",      "--rate-limit"};
-constexpr std::array<std::string_view, 0> kEnvSwitches = {};
+constexpr std::array<std::string_view, 7> kEnvFlags = {
+    "--keys",  "--grading",    "--max-connections-per-address", "--unsent-answer-budget-bytes",
+    "--store", "--rate-limit", "--lti"};
+constexpr std::array<std::string_view, 1> kEnvSwitches = {"--lti-allow-http"};
 
 std::string env_name(std::string_view flag) {
   std::string name = "HEADGRADER_";
@@ -131,11 +131,16 @@ Result<ServerOptions> parse_arguments(std::span<const std::string_view> args) {
       options.healthcheck = true;
       continue;
     }
+    if (flag == "--lti-allow-http") {
+      options.lti_allow_http = true;
+      continue;
+    }
     if (flag != "--problems" && flag != "--address" && flag != "--port" && flag != "--threads" &&
         flag != "--max-connections" && flag != "--read-timeout-ms" &&
         flag != "--shutdown-grace-ms" && flag != "--keys" && flag != "--grading" &&
         flag != "--max-connections-per-address" && flag != "--unsent-answer-budget-bytes" &&
-        flag != "--store" && flag != "--rate-limit") {
+        flag != "--store" && flag != "--rate-limit" && flag != "--lti" &&
+        flag != "--lti-keyset-refetch-ms" && flag != "--lti-backoff-ms") {
       return usage_error("unknown argument \"" + std::string(flag) + "\"; see --help");
     }
     if (!has_value) {
@@ -145,6 +150,18 @@ Result<ServerOptions> parse_arguments(std::span<const std::string_view> args) {
     if (flag == "--problems") {
       if (value.empty()) return usage_error("--problems needs a folder or file");
       options.problems = std::filesystem::path(value);
+    } else if (flag == "--lti") {
+      if (value.empty()) return usage_error("--lti needs the LTI configuration file");
+      options.lti = std::filesystem::path(value);
+    } else if (flag == "--lti-keyset-refetch-ms" || flag == "--lti-backoff-ms") {
+      unsigned millis = 0;
+      if (!parse_number<unsigned>(value, kMaxReadTimeoutMs, millis)) {
+        return usage_error(std::string(flag) + " must be a number from 0 to " +
+                           std::to_string(kMaxReadTimeoutMs) + "; it is \"" + std::string(value) +
+                           "\"");
+      }
+      (flag == "--lti-backoff-ms" ? options.lti_first_backoff : options.lti_keyset_refetch) =
+          std::chrono::milliseconds(millis);
     } else if (flag == "--keys") {
       if (value.empty()) return usage_error("--keys needs a keys file (headgrader keys add makes one)");
       options.keys = std::filesystem::path(value);
@@ -265,6 +282,9 @@ options:
   --address ADDR    IP address to listen on; default 0.0.0.0
   --port N          TCP port; default 8080; 0 picks a free one
   --threads N       threads serving requests; default: the hardware's concurrency
+  --lti FILE        act as an LTI 1.3 tool with this configuration (README, LTI 1.3);
+                    env HEADGRADER_LTI
+  --lti-allow-http  accept http:// platform URLs (tests on loopback only)
   --keys FILE       the keys file (headgrader keys add); turns on staff routes and,
                     by default, makes grading need a key            [HEADGRADER_KEYS]
   --grading MODE    open (anyone may grade) or key; default: key with --keys, else

@@ -54,6 +54,13 @@ struct ServerOptions {
   // N/PERIOD; each also from HEADGRADER_STORE / HEADGRADER_RATE_LIMIT, the flag winning.
   std::string store = "sqlite:headgrader.db";
   std::optional<RateLimit> rate_limit;
+  // LTI 1.3 (API.md §11): --lti FILE (env HEADGRADER_LTI), --lti-allow-http (platform URLs
+  // may be http://, for tests), and the hidden test flags --lti-keyset-refetch-ms N and
+  // --lti-backoff-ms N (server/lti_service.h).
+  std::filesystem::path lti;
+  bool lti_allow_http = false;
+  std::chrono::milliseconds lti_keyset_refetch = limits::kLtiKeysetRefetchInterval;
+  std::chrono::milliseconds lti_first_backoff = limits::kPassbackFirstBackoff;
 };
 
 // Looks up an environment variable; nullopt when it is not set.

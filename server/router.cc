@@ -16,6 +16,7 @@
 #include "headgrader/report.h"
 #include "headgrader/submission.h"
 #include "access_log.h"
+#include "lti_service.h"
 #include "openapi_document.h"
 #include "secrets.h"
 #include "staff_routes.h"
@@ -41,6 +42,8 @@ enum class Route {
   kSubmission,      // GET /v1/submissions/{id} (staff)
   kStats,           // GET /v1/problems/{id}/stats (staff)
   kRegrade,         // POST /v1/problems/{id}/regrade (staff)
+  kPassback,        // GET /v1/passback (staff, §11)
+  kPassbackRetry,   // POST /v1/passback/{id}/retry (staff, §11)
 };
 
 struct Match {
@@ -54,7 +57,7 @@ constexpr std::string_view kRouteList =
     "(described at GET /v1/openapi.json; and, with a staff key, GET /v1/problems/status, "
     "POST /v1/problems/validate, PUT and DELETE /v1/problems/{id}, GET /v1/submissions, "
     "GET /v1/submissions.csv, GET /v1/submissions/{id}, GET /v1/problems/{id}/stats, "
-    "POST /v1/problems/{id}/regrade)";
+    "POST /v1/problems/{id}/regrade, GET /v1/passback, POST /v1/passback/{id}/retry)";
 
 int hex_value(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -142,6 +145,10 @@ Match match_path(std::string_view path) {
   if (is({"v1", "problems", "", "regrade"}) && !segments[2].empty()) {
     return {Route::kRegrade, segments[2]};
   }
+  if (is({"v1", "passback"})) return {Route::kPassback, {}};
+  if (is({"v1", "passback", "", "retry"}) && !segments[2].empty()) {
+    return {Route::kPassbackRetry, segments[2]};
+  }
   if (is({"v1", "submissions"})) return {Route::kSubmissions, {}};
   if (is({"v1", "submissions.csv"})) return {Route::kSubmissionsCsv, {}};
   if (is({"v1", "submissions", ""}) && !segments[2].empty()) {
@@ -159,6 +166,7 @@ std::string_view allowed_methods(Route route, bool staff) {
     case Route::kCheckSteps:
     case Route::kValidate:
     case Route::kRegrade:
+    case Route::kPassbackRetry:
       return "POST";
     case Route::kProblem:
       return staff ? "GET, HEAD, PUT, DELETE" : "GET, HEAD";
@@ -174,6 +182,7 @@ bool is_allowed(Route route, http::verb method, bool staff) {
     case Route::kCheckSteps:
     case Route::kValidate:
     case Route::kRegrade:
+    case Route::kPassbackRetry:
       return method == http::verb::post;
     case Route::kProblem:
       return get || (staff && (method == http::verb::put || method == http::verb::delete_));
@@ -354,6 +363,11 @@ bool Router::grades_long(const Request& request) const {
 // body. An unknown problem is 404 whatever the method (but PUT, which may create it): its
 // paths name nothing that exists.
 Routed Router::route_unguarded(const Request& request) const {
+  if (service_.lti != nullptr) {
+    if (std::optional<Response> answer = service_.lti->route(request)) {
+      return {std::move(*answer), "", std::nullopt};
+    }
+  }
   const Match match = match_path(request_path(request.target()));
   if (match.route == Route::kBadEncoding) {
     return {error_answer(request, {error_code::kBadRequest,
@@ -404,7 +418,9 @@ Routed Router::route_unguarded(const Request& request) const {
     return {method_not_allowed(request, match.route, staff_enabled), problem_id, std::nullopt};
   }
 
-  const bool staff_route = is_record_route(match.route) ||
+  const bool passback_route =
+      match.route == Route::kPassback || match.route == Route::kPassbackRetry;
+  const bool staff_route = is_record_route(match.route) || passback_route ||
                            match.route == Route::kProblemsStatus ||
                            match.route == Route::kValidate ||
                            (match.route == Route::kProblem &&
@@ -429,6 +445,7 @@ Routed Router::route_unguarded(const Request& request) const {
   if (is_record_route(match.route)) {
     return answer_record_route(match.route, match.id, entry, who, request, service_.records);
   }
+  if (passback_route) return answer_passback(match.route == Route::kPassbackRetry, match.id, request);
 
   switch (match.route) {
     case Route::kHealth:
@@ -468,6 +485,10 @@ Routed Router::answer_grade(const CatalogSnapshot::Entry& entry, const Principal
   if (records.store == nullptr) {  // --store none: Part 1 exactly
     const GradeReport report =
         headgrader::grade_with_diagnosis(problem, submission->weights, submission->max_failures);
+    // Without a store a launched student's score waits in memory (lost if the server stops).
+    if (who.kind == Principal::Kind::kStudent && service_.lti != nullptr) {
+      service_.lti->graded(who.student, report.score, "", std::chrono::system_clock::now());
+    }
     return {json_answer(request, http::status::ok, report_json(problem, report)), problem.id,
             report.passed};
   }
@@ -510,6 +531,15 @@ Routed Router::answer_grade(const CatalogSnapshot::Entry& entry, const Principal
     record.failing_inputs.push_back(problem.spell(failure.input));
   }
   record.answer = with_submission_id(report_json(problem, report), record.id);
+  // A launched student's grading names the launch's course and link, and its score goes to
+  // the LMS through the outbox, queued in the record's own transaction (API.md §11).
+  if (who.kind == Principal::Kind::kStudent && service_.lti != nullptr) {
+    LtiService::LaunchOfGrading launch = service_.lti->launch_of(who.student, report.score, now);
+    record.lms_context = std::move(launch.context);
+    record.lms_resource_link = std::move(launch.resource_link);
+    pending->passback = std::move(launch.passback);
+    if (pending->passback) pending->recorded = [lti = service_.lti] { lti->score_queued(); };
+  }
   if (tag) pending->body_sha256 = tag->body_sha256;
   record.idempotency = std::move(tag);
   pending->version = request.version();
@@ -573,6 +603,43 @@ std::optional<Response> Router::check_before_grading(std::string_view problem,
     }
   }
   return std::nullopt;
+}
+
+// The staff's view of the scores sent to LMSs (API.md §11).
+Routed Router::answer_passback(bool retry, const std::string& id, const Request& request) const {
+  if (service_.lti == nullptr) {
+    return {error_answer(request, {error_code::kNotFound,
+                                   "this server sends no scores to an LMS: it was started "
+                                   "without --lti",
+                                   ""}),
+            "", std::nullopt};
+  }
+  if (retry) {
+    Result<bool> requeued = service_.lti->passback_retry(id);
+    if (!requeued) return {error_answer(request, requeued.error()), "", std::nullopt};
+    if (!*requeued) {
+      return {error_answer(request, {error_code::kNotFound,
+                                     "there is no failed score with this id; "
+                                     "GET /v1/passback?status=failed lists them",
+                                     ""}),
+              "", std::nullopt};
+    }
+    Json body = Json::object();
+    body["id"] = id;
+    body["status"] = "pending";
+    return {json_answer(request, http::status::accepted, body.dump()), "", std::nullopt};
+  }
+  // ?status=pending|sent|failed; none (or empty) lists every status.
+  std::string status;
+  for (std::string_view query = request_query(request.target()); !query.empty();) {
+    const std::size_t amp = query.find('&');
+    const std::string_view pair = query.substr(0, amp);
+    query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
+    if (pair.starts_with("status=")) status = std::string(pair.substr(7));
+  }
+  Result<std::string> list = service_.lti->passback_list(status);
+  if (!list) return {error_answer(request, list.error()), "", std::nullopt};
+  return {json_answer(request, http::status::ok, std::move(*list)), "", std::nullopt};
 }
 
 Routed Router::answer_check_steps(const CatalogSnapshot::Entry& entry,

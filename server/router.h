@@ -57,6 +57,7 @@ class Router {
   Routed answer_grade(const CatalogSnapshot::Entry& entry, const Principal& who,
                       const Request& request) const;
   Routed answer_check_steps(const CatalogSnapshot::Entry& entry, const Request& request) const;
+  Routed answer_passback(bool retry, const std::string& id, const Request& request) const;
   Routed answer_put(std::string_view id, const Request& request) const;
   Routed answer_delete(std::string_view id, const Request& request) const;
   Routed answer_status(const Request& request) const;

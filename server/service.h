@@ -15,6 +15,8 @@
 
 namespace headgrader::server {
 
+class LtiService;
+
 // The keys file of --keys, read again on SIGHUP: a file that has become invalid keeps the
 // keys that were read last (and reload() says why).
 class KeySource {
@@ -38,6 +40,7 @@ struct Service {
   GradingAccess grading = GradingAccess::kOpen;
   const StudentTokens* student_tokens = nullptr;  // null without --lti
   RecordSettings records = {};  // the submission record (§8); no store with --store none
+  LtiService* lti = nullptr;                      // null without --lti: its routes, passback
 };
 
 }  // namespace headgrader::server

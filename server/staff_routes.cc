@@ -74,7 +74,12 @@ Json record_summary(const store::SubmissionRecord& r) {
               {"tests", {{"total", r.tests_total}, {"passed", r.tests_passed},
                          {"failed", r.tests_failed}}},
               {"failing_inputs", std::move(failing)},
-              {"regrade_of", nullable(r.regrade_of)}};
+              {"regrade_of", nullable(r.regrade_of)},
+              // The LMS course and link of a launched student's grading (§11), else null.
+              {"lms", r.lms_context || r.lms_resource_link
+                          ? Json{{"context", nullable(r.lms_context)},
+                                 {"resource_link", nullable(r.lms_resource_link)}}
+                          : Json(nullptr)}};
 }
 
 std::string dump(const Json& json) {

@@ -24,6 +24,8 @@ bool etag_listed(std::string_view header, std::string_view etag) {
 
 }  // namespace
 
+std::string_view page_policy() { return kPagePolicy; }
+
 std::span<const WebAsset> web_assets() { return {kWebAssets, kWebAssetCount}; }
 
 const WebAsset* find_web_asset(std::string_view path) {

@@ -19,6 +19,9 @@ struct WebAsset {
   std::string_view etag;  // quoted, as the ETag header carries it
 };
 
+// The Content-Security-Policy of the page (also when a launch serves it, API.md §11).
+std::string_view page_policy();
+
 // Every file of the page.
 std::span<const WebAsset> web_assets();
 

@@ -69,6 +69,12 @@ CREATE TABLE student_tokens (
 );
 )sql";
 
+// The rest of a launch beside its student token (the deployment, the student's name, a deep
+// link's return URL), so that any server of a shared database can use the token.
+constexpr std::string_view kMigration2 = R"sql(
+ALTER TABLE student_tokens ADD COLUMN details TEXT NOT NULL DEFAULT '';
+)sql";
+
 Result<int> current_version(SqlConnection& connection) {
   auto rows = connection.query("SELECT MAX(version) FROM schema_version", {});
   if (!rows) return rows.error();
@@ -116,7 +122,7 @@ Result<int> migrate_locked(SqlConnection& connection, Dialect dialect) {
 }  // namespace
 
 const std::vector<std::string_view>& migrations() {
-  static const std::vector<std::string_view> all = {kMigration1};
+  static const std::vector<std::string_view> all = {kMigration1, kMigration2};
   return all;
 }
 

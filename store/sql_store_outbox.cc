@@ -111,7 +111,8 @@ Result<bool> SqlStore::mark_passback_retry(std::string_view id, std::optional<in
 
 Result<bool> SqlStore::retry_passback(std::string_view id, TimeMs now) {
   auto retried = run(
-      "UPDATE passback SET status = 'pending', next_attempt_ms = $2 WHERE id = $1 RETURNING id",
+      "UPDATE passback SET status = 'pending', next_attempt_ms = $2 WHERE id = $1 AND "
+      "status = 'failed' RETURNING id",
       {std::string(id), now});
   if (!retried) return retried.error();
   return !retried->empty();
@@ -169,10 +170,11 @@ Result<bool> SqlStore::take_once(std::string_view value, TimeMs now) {
 Result<bool> SqlStore::put_student_token(const StudentToken& token) {
   auto put = run(
       "INSERT INTO student_tokens (token_sha256, student, problem, issuer, client_id, context, "
-      "resource_link, lineitem, expires_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+      "resource_link, lineitem, expires_ms, details) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, "
+      "$10)",
       {token.token_sha256, token.student, token.problem, token.issuer, token.client_id,
        sql_text(token.context), sql_text(token.resource_link), sql_text(token.lineitem),
-       token.expires});
+       token.expires, token.details});
   if (!put) return put.error();
   return true;
 }
@@ -181,14 +183,16 @@ Result<std::optional<StudentToken>> SqlStore::find_student_token(std::string_vie
                                                                  TimeMs now) {
   auto found = run(
       "SELECT token_sha256, student, problem, issuer, client_id, context, resource_link, "
-      "lineitem, expires_ms FROM student_tokens WHERE token_sha256 = $1 AND expires_ms > $2",
+      "lineitem, expires_ms, details FROM student_tokens WHERE token_sha256 = $1 AND "
+      "expires_ms > $2",
       {std::string(token_sha256), now});
   if (!found) return found.error();
   if (found->empty()) return std::optional<StudentToken>();
   const SqlRow& row = found->front();
   StudentToken token{row[0].value_or(""), row[1].value_or(""), row[2].value_or(""),
                      row[3].value_or(""), row[4].value_or(""), row[5],
-                     row[6],              row[7],              rows::integer(row[8])};
+                     row[6],              row[7],              rows::integer(row[8]),
+                     row[9].value_or("")};
   return std::optional<StudentToken>(std::move(token));
 }
 

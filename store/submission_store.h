@@ -90,6 +90,9 @@ struct StudentToken {
   std::optional<std::string> resource_link;
   std::optional<std::string> lineitem;  // AGS line item URL, when the launch may post scores
   TimeMs expires = 0;
+  // The rest of what the launch established, as its owner (server/lti_store_adapter.h) writes
+  // it: JSON text, "" when nothing more (schema version 2).
+  std::string details;
 };
 
 // What commit() did. When the record's idempotency tag was already taken (by an earlier
@@ -183,7 +186,8 @@ class SubmissionStore {
                                             std::string_view error) = 0;
   virtual Result<bool> mark_passback_retry(std::string_view id, std::optional<int> http_status,
                                            std::string_view error, TimeMs next_attempt) = 0;
-  // Back to pending, due at `now`; false when there is no such item.
+  // A failed item back to pending, due at `now`; false when there is no failed item `id` (a
+  // sent score is never sent again; a pending one is already due).
   virtual Result<bool> retry_passback(std::string_view id, TimeMs now) = 0;
   // Newest first, at most `limit`; every status when none is given.
   virtual Result<std::vector<PassbackItem>> list_passbacks(std::optional<PassbackStatus> status,

@@ -39,8 +39,19 @@ def main():
 
         staff, lms = add_key("ta", "staff"), add_key("canvas", "lms")
         store = os.path.join(work, "records.db")
+        # An LTI tool too (§11), registered with a platform that is never reached.
+        subprocess.run([cli_bin, "lti", "keygen", "--out", os.path.join(work, "tool.pem")],
+                       check=True, capture_output=True)
+        with open(os.path.join(work, "lti.json"), "w", encoding="utf-8") as f:
+            json.dump({"base_url": "http://127.0.0.1:1", "private_key": "tool.pem", "kid": "k1",
+                       "platforms": [{"issuer": "https://lms.example", "client_id": "c1",
+                                      "deployment_ids": ["d1"],
+                                      "auth_login_url": "http://127.0.0.1:1/auth",
+                                      "auth_token_url": "http://127.0.0.1:1/token",
+                                      "keyset_url": "http://127.0.0.1:1/jwks"}]}, f)
         args = [server_bin, "--port", "0", "--address", "127.0.0.1", "--problems",
-                os.path.join(work, "problems"), "--keys", keys]
+                os.path.join(work, "problems"), "--keys", keys, "--lti",
+                os.path.join(work, "lti.json"), "--lti-allow-http"]
         if os.environ.get("HEADGRADER_OPENAPI_STORE", "1") == "1":
             args += ["--store", "sqlite:" + store]
         server = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
@@ -131,11 +142,24 @@ def check_routes(doc, base, staff, lms, work):
         ("GET", "/v1/submissions.csv", staff, None),
         ("GET", "/v1/problems/consonant-anywhere/stats", staff, None),
         ("POST", "/v1/problems/consonant-anywhere/regrade", staff, "{}"),
+        ("GET", "/v1/passback", staff, None),
+        ("GET", "/v1/passback?status=failed", staff, None),
+        ("GET", "/v1/passback?status=sideways", staff, None),
+        ("GET", "/v1/passback", lms, None),
+        ("POST", "/v1/passback/no-such/retry", staff, ""),
+        ("GET", "/.well-known/jwks.json", None, None),
+        # Logins and launches that fail their first check: 401 pages.
+        ("GET", "/lti/login", None, None),
+        ("POST", "/lti/login", None, ("form", "iss=https%3A%2F%2Fother.example")),
+        ("POST", "/lti/launch", None, ("form", "id_token=x&state=y")),
     ]
     failures, seen = [], set()
     submission_id = None
     for method, path, key, body in calls:
-        status, headers, raw = request(base, method, path, key, body)
+        content_type = "application/json"
+        if isinstance(body, tuple):
+            content_type, body = "application/x-www-form-urlencoded", body[1]
+        status, headers, raw = request(base, method, path, key, body, content_type)
         failures += check_one(doc, method, path, status, headers, raw, seen)
         if path.endswith("/grade") and status == 200:
             submission_id = json.loads(raw).get("submission_id", submission_id)

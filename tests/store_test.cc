@@ -459,7 +459,13 @@ TEST_P(StoreTest, PassbackIsQueuedWithItsRecordClaimedOnceAndRetried) {
   auto back = store_->claim_passbacks(kT0 + 2'000'000, 30'000, 10);
   ASSERT_TRUE(back);
   ASSERT_EQ(back->size(), 1u);
+  auto pending_again = store_->retry_passback(item.id, kT0 + 2'000'000);
+  ASSERT_TRUE(pending_again);
+  EXPECT_FALSE(*pending_again) << "only a failed item is retried";
   ASSERT_TRUE(store_->mark_passback_sent(item.id, 200));
+  auto resent = store_->retry_passback(item.id, kT0 + 3'000'000);
+  ASSERT_TRUE(resent);
+  EXPECT_FALSE(*resent) << "a sent score is never sent again";
   auto sent = store_->list_passbacks(PassbackStatus::kSent, 100);
   ASSERT_TRUE(sent);
   ASSERT_EQ(sent->size(), 1u);
@@ -514,7 +520,8 @@ TEST_P(StoreTest, SingleUseValuesAreTrueOnlyTheFirstTime) {
 
 TEST_P(StoreTest, StudentTokensAreFoundByHashUntilTheyExpire) {
   StudentToken token{std::string(64, 'c'), "https://lms#42", "p", "https://lms", "client",
-                     "ctx",                std::nullopt,     "https://lms/li/9", kT0 + 1000};
+                     "ctx",                std::nullopt,     "https://lms/li/9", kT0 + 1000,
+                     R"({"name":"Ada"})"};
   ASSERT_TRUE(store_->put_student_token(token));
   auto found = store_->find_student_token(token.token_sha256, kT0 + 999);
   ASSERT_TRUE(found) << found.error().message;
@@ -523,6 +530,7 @@ TEST_P(StoreTest, StudentTokensAreFoundByHashUntilTheyExpire) {
   EXPECT_EQ((*found)->context, "ctx");
   EXPECT_FALSE((*found)->resource_link);
   EXPECT_EQ((*found)->lineitem, "https://lms/li/9");
+  EXPECT_EQ((*found)->details, R"({"name":"Ada"})");
   EXPECT_FALSE(store_->find_student_token(token.token_sha256, kT0 + 1000)->has_value());
   EXPECT_FALSE(store_->find_student_token(std::string(64, 'd'), kT0)->has_value());
 }

@@ -265,10 +265,20 @@ async function start() {
     return;
   }
   for (const p of body.problems) select.append(element('option', { value: p.id, text: p.title }));
-  const wanted = new URLSearchParams(location.search).get('problem')
-    || (document.querySelector('meta[name="headgrader-problem"]') || {}).content
+  // Launched from the LMS (API.md §11), the page is for one problem: its token grades no other.
+  const launched = (document.querySelector('meta[name="headgrader-problem"]') || {}).content;
+  const student = (document.querySelector('meta[name="headgrader-student"]') || {}).content;
+  if (launched !== undefined) {
+    const signedIn = $('signed-in');
+    signedIn.textContent = 'Signed in from your course as ' + (student || 'a student whose name the course did not send')
+      + '. Your gradings are recorded for you, and their score goes to the course gradebook.';
+    signedIn.hidden = false;
+  }
+  const wanted = launched
+    || new URLSearchParams(location.search).get('problem')
     || storedProblem();
   if (wanted && body.problems.some((p) => p.id === wanted)) select.value = wanted;
+  if (launched) select.disabled = true;
   select.addEventListener('change', () => chooseProblem(select.value));
   if (select.value) await chooseProblem(select.value);
   document.body.dataset.ready = 'true';

@@ -132,4 +132,38 @@ inline constexpr std::size_t kMaxBearerBytes = 512;
 inline constexpr std::chrono::milliseconds kReloadSettle{200};
 inline constexpr std::chrono::milliseconds kReloadPollInterval{1000};
 
+// --- LTI 1.3 (API.md §11) --------------------------------------------------------------------
+// Clock skew allowed on an id_token's exp and iat.
+inline constexpr std::chrono::seconds kLtiClockSkew{60};
+// A login's state (and its nonce) can be used this long after /lti/login issued it.
+inline constexpr std::chrono::seconds kLtiStateLifetime{600};
+// A used nonce is remembered at least this long (an id_token's own exp, plus skew, when later).
+inline constexpr std::chrono::seconds kLtiNonceMemory{3600};
+// The student token of a launch (API.md §11: 4 h).
+inline constexpr std::chrono::seconds kLtiStudentTokenLifetime{4 * 3600};
+// An id_token, a JWKS or a token endpoint's answer larger than this is refused.
+inline constexpr std::size_t kLtiMaxTokenBytes = 64 * 1024;
+inline constexpr std::size_t kLtiMaxFetchBytes = 1024 * 1024;
+// JSON nesting accepted in a JWT's header and payload (checked before parsing).
+inline constexpr std::size_t kLtiMaxJsonDepth = 16;
+// RSA moduli accepted from a platform's JWKS.
+inline constexpr int kLtiMinRsaBits = 2048;
+inline constexpr int kLtiMaxRsaBits = 8192;
+// A platform's keyset is fetched again after this long, and on an unknown kid at most once
+// per this interval (key rotation without letting forged kids make us hammer the platform).
+inline constexpr std::chrono::seconds kLtiKeysetTtl{3600};
+inline constexpr std::chrono::seconds kLtiKeysetRefetchInterval{10};
+// Outgoing HTTP calls (JWKS, token, scores): connect + write + read within this.
+inline constexpr std::chrono::seconds kLtiFetchTimeout{10};
+// Our client assertion's life (client-credentials grant) and the deep-linking response's.
+inline constexpr std::chrono::seconds kLtiAssertionLifetime{60};
+// An access token is renewed this long before the platform says it expires.
+inline constexpr std::chrono::seconds kLtiTokenRenewMargin{60};
+// Score passback back-off: the first retry after this, doubling up to the cap; retried until
+// the platform takes the score or refuses it with a 4xx other than 401/429.
+inline constexpr std::chrono::milliseconds kPassbackFirstBackoff{1000};
+inline constexpr std::chrono::milliseconds kPassbackMaxBackoff{15 * 60 * 1000};
+// GET /v1/passback lists at most this many items, newest first.
+inline constexpr std::size_t kMaxPassbackListed = 1000;
+
 }  // namespace headgrader::limits

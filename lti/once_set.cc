@@ -1,0 +1,35 @@
+#include "once_set.h"
+
+namespace headgrader::lti {
+namespace {
+// Expired records are dropped every this many inserts, so memory stays bounded by the
+// values of one lifetime.
+constexpr std::size_t kSweepEvery = 1024;
+}  // namespace
+
+Result<bool> MemoryOnceSet::consume(std::string_view kind, std::string_view value,
+                                    Clock::time_point expires, Clock::time_point now) {
+  std::string key(kind);
+  key += '\n';
+  key += value;
+  const std::lock_guard lock(mutex_);
+  const auto [it, inserted] = records_.try_emplace(std::move(key), expires);
+  if (!inserted) {
+    if (it->second > now) return false;
+    it->second = expires;
+  }
+  if (++inserts_since_sweep_ >= kSweepEvery) sweep(now);
+  return true;
+}
+
+std::size_t MemoryOnceSet::size() const {
+  const std::lock_guard lock(mutex_);
+  return records_.size();
+}
+
+void MemoryOnceSet::sweep(Clock::time_point now) {
+  inserts_since_sweep_ = 0;
+  std::erase_if(records_, [now](const auto& record) { return record.second <= now; });
+}
+
+}  // namespace headgrader::lti

@@ -1,0 +1,418 @@
+#include "lti_service.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "crypto.h"
+#include "deep_linking.h"
+#include "headgrader/limits.h"
+#include "launch_verifier.h"
+#include "lti_check.h"
+#include "lti_pages.h"
+#include "lti_store_adapter.h"
+#include "static_files.h"
+#include "url_encoding.h"
+
+namespace headgrader::server {
+namespace {
+
+constexpr std::string_view kLoginPath = "/lti/login";
+constexpr std::string_view kLaunchPath = "/lti/launch";
+constexpr std::string_view kDeepLinkPath = "/lti/deep-link";
+constexpr std::string_view kJwksPath = "/.well-known/jwks.json";
+
+std::string_view path_of(std::string_view target) { return target.substr(0, target.find('?')); }
+
+std::string_view query_of(std::string_view target) {
+  const std::size_t q = target.find('?');
+  return q == std::string_view::npos ? std::string_view() : target.substr(q + 1);
+}
+
+Response html_response(const Request& request, http::status status, std::string body) {
+  Response response{status, request.version()};
+  response.set(http::field::server, "headgrader");
+  response.set(http::field::content_type, "text/html; charset=utf-8");
+  // The pages carry tokens: never cached, never leaked through a Referer.
+  response.set(http::field::cache_control, "no-store");
+  response.set("Referrer-Policy", "no-referrer");
+  response.keep_alive(request.keep_alive());
+  response.body() = std::move(body);
+  response.prepare_payload();
+  return response;
+}
+
+Response method_not_allowed(const Request& request, const char* allow) {
+  Response response = error_response(
+      {error_code::kMethodNotAllowed,
+       std::string(request.method_string()) + " is not allowed here; use " + allow, ""},
+      request.version(), request.keep_alive());
+  response.set(http::field::allow, allow);
+  return response;
+}
+
+bool is_form(const Request& request) {
+  std::string type(request[http::field::content_type]);
+  type = type.substr(0, type.find(';'));
+  std::transform(type.begin(), type.end(), type.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  while (!type.empty() && type.back() == ' ') type.pop_back();
+  return type == "application/x-www-form-urlencoded";
+}
+
+// The value of cookie `name` in the request's Cookie headers.
+std::optional<std::string> cookie(const Request& request, std::string_view name) {
+  const auto [first, last] = request.equal_range(http::field::cookie);
+  for (auto field = first; field != last; ++field) {
+    std::string_view rest = field->value();
+    while (!rest.empty()) {
+      const std::size_t semi = rest.find(';');
+      std::string_view pair = rest.substr(0, semi);
+      rest = semi == std::string_view::npos ? std::string_view() : rest.substr(semi + 1);
+      while (!pair.empty() && pair.front() == ' ') pair.remove_prefix(1);
+      const std::size_t eq = pair.find('=');
+      if (eq != std::string_view::npos && pair.substr(0, eq) == name) {
+        return std::string(pair.substr(eq + 1));
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+std::string cookie_attributes(bool https, std::chrono::seconds max_age) {
+  // Cross-site (the platform posts the launch) needs SameSite=None, which browsers only take
+  // with Secure; on plain http (tests) the cookie is Lax and the signed state alone binds it.
+  return "; Path=/lti/; Max-Age=" + std::to_string(max_age.count()) + "; HttpOnly" +
+         (https ? "; SameSite=None; Secure" : "; SameSite=Lax");
+}
+
+std::string rfc3339_millis(Clock::time_point time) {
+  const auto millis =
+      std::chrono::duration_cast<std::chrono::milliseconds>(time.time_since_epoch()).count();
+  const std::time_t seconds = static_cast<std::time_t>(millis / 1000);
+  std::tm utc{};
+  gmtime_r(&seconds, &utc);
+  char text[96];
+  std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", utc.tm_year + 1900,
+                utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec,
+                static_cast<int>(millis % 1000));
+  return text;
+}
+
+}  // namespace
+
+void stderr_line(const std::string& line) {
+  const std::string text = line + "\n";
+  std::size_t written = 0;
+  while (written < text.size()) {
+    const ssize_t n = ::write(STDERR_FILENO, text.data() + written, text.size() - written);
+    if (n <= 0) return;
+    written += static_cast<std::size_t>(n);
+  }
+}
+
+Result<std::unique_ptr<LtiService>> LtiService::open(const LtiOptions& options,
+                                                     ProblemCatalog& problems,
+                                                     store::SubmissionStore* store,
+                                                     std::function<void(const std::string&)> log) {
+  Result<lti::LtiConfig> config = lti::load_lti_config(options.file, options.allow_http);
+  if (!config) return config.error();
+  return std::unique_ptr<LtiService>(
+      new LtiService(std::move(config).value(), problems, store, options, std::move(log)));
+}
+
+LtiService::LtiService(lti::LtiConfig config, ProblemCatalog& problems,
+                       store::SubmissionStore* store, const LtiOptions& options,
+                       std::function<void(const std::string&)> log)
+    : config_(std::move(config)),
+      problems_(problems),
+      log_(std::move(log)),
+      http_(options.allow_http),
+      keys_(http_, options.keyset_refetch),
+      states_(config_.private_key),
+      once_(store != nullptr ? std::unique_ptr<lti::OnceSet>(new StoreOnceSet(*store))
+                             : std::make_unique<lti::MemoryOnceSet>()),
+      tokens_(store != nullptr ? std::unique_ptr<lti::LaunchTokens>(new StoreLaunchTokens(*store))
+                               : std::make_unique<lti::MemoryLaunchTokens>()),
+      outbox_(store != nullptr ? std::unique_ptr<lti::ScoreOutbox>(new StoreScoreOutbox(*store))
+                               : std::make_unique<lti::MemoryScoreOutbox>()),
+      ags_(config_, http_) {
+  jwks_json_ =
+      Json{{"keys", Json::array({lti::public_jwk(config_.private_key, config_.kid)})}}.dump();
+  lti::BackoffPolicy policy;
+  policy.first = options.first_backoff;
+  worker_ = std::make_unique<lti::PassbackWorker>(config_, *outbox_, ags_, policy, log_);
+}
+
+LtiService::~LtiService() = default;
+
+std::optional<Response> LtiService::route(const Request& request) {
+  const std::string_view path = path_of(request.target());
+  const bool get = request.method() == http::verb::get || request.method() == http::verb::head;
+  const bool post = request.method() == http::verb::post;
+  if (path == kJwksPath) return get ? jwks(request) : method_not_allowed(request, "GET, HEAD");
+  if (path == kLoginPath) {
+    return get || post ? login(request) : method_not_allowed(request, "GET, POST");
+  }
+  if (path == kLaunchPath) return post ? launch(request) : method_not_allowed(request, "POST");
+  if (path == kDeepLinkPath) return post ? deep_link(request) : method_not_allowed(request, "POST");
+  return std::nullopt;
+}
+
+Response LtiService::jwks(const Request& request) const {
+  Response response =
+      json_response(http::status::ok, jwks_json_, request.version(), request.keep_alive());
+  response.set(http::field::cache_control, "max-age=300");
+  return response;
+}
+
+Response LtiService::refused(const Request& request, const Error& error, std::string_view route) {
+  // The log says which check failed and why; never a token, a state or a nonce.
+  log_(Json{{"lti", route},
+            {"refused", error.field},
+            {"status", status_for(error.code)},
+            {"reason", error.message}}
+           .dump(-1, ' ', false, Json::error_handler_t::replace));
+  // 401/403 for failed checks, 400 for a bad login, 503 when a store cannot answer.
+  const http::status status = status_for(error.code);
+  return html_response(
+      request, status,
+      lti_refused_page(error.field, lti::instructor_advice(error.field), error.message));
+}
+
+Response LtiService::login(const Request& request) {
+  const std::optional<lti::FormFields> fields =
+      request.method() == http::verb::post
+          ? (is_form(request) ? lti::parse_form(request.body()) : std::nullopt)
+          : lti::parse_form(query_of(request.target()));
+  const auto bad = [&](std::string message) {
+    return refused(request, Error{error_code::kBadRequest, std::move(message), lti::check::kLogin},
+                   "login");
+  };
+  if (!fields) return bad("the login initiation is not a well-formed form or query");
+  const auto field = [&](const char* name) {
+    const auto it = fields->find(name);
+    return it == fields->end() ? std::string() : it->second;
+  };
+  const std::string issuer = field("iss"), login_hint = field("login_hint");
+  const std::string target = field("target_link_uri"), client_id = field("client_id");
+  const std::string deployment = field("lti_deployment_id");
+  if (issuer.empty() || login_hint.empty()) {
+    return bad("the login initiation needs iss and login_hint");
+  }
+  const lti::Platform* platform = config_.find(issuer, client_id);
+  if (platform == nullptr) {
+    return bad("no platform with issuer \"" + lti::shown(issuer) + "\"" +
+               (client_id.empty() ? "" : " and client id \"" + lti::shown(client_id) + "\"") +
+               " is registered (or several are and no client_id was sent)");
+  }
+  if (!deployment.empty() && !platform->knows_deployment(deployment)) {
+    return refused(
+        request,
+        lti::check_failure(lti::check::kDeployment, "the deployment \"" + lti::shown(deployment) +
+                                                        "\" is not registered for this platform"),
+        "login");
+  }
+  // target_link_uri is where the platform will send the launch; Canvas calls it optional.
+  if (!target.empty() && !target.starts_with(config_.base_url + "/") &&
+      target != config_.base_url) {
+    return bad("target_link_uri is not this tool's (" + config_.base_url + ")");
+  }
+  const lti::LoginStates::Issued issued = states_.issue(Clock::now());
+  lti::FormFields redirect{{"scope", "openid"},
+                           {"response_type", "id_token"},
+                           {"response_mode", "form_post"},
+                           {"prompt", "none"},
+                           {"client_id", platform->client_id},
+                           {"redirect_uri", config_.launch_url()},
+                           {"state", issued.state},
+                           {"nonce", issued.nonce},
+                           {"login_hint", login_hint}};
+  if (const std::string hint = field("lti_message_hint"); !hint.empty()) {
+    redirect["lti_message_hint"] = hint;
+  }
+  Response response{http::status::found, request.version()};
+  response.set(http::field::server, "headgrader");
+  response.set(http::field::location, lti::with_query(platform->auth_login_url, redirect));
+  response.set(http::field::cache_control, "no-store");
+  response.set(http::field::set_cookie,
+               issued.cookie_name + "=" + issued.state +
+                   cookie_attributes(config_.https(), limits::kLtiStateLifetime));
+  response.keep_alive(request.keep_alive());
+  response.prepare_payload();
+  return response;
+}
+
+Response LtiService::launch(const Request& request) {
+  const std::optional<lti::FormFields> fields =
+      is_form(request) ? lti::parse_form(request.body()) : std::nullopt;
+  if (!fields) {
+    return refused(request,
+                   lti::check_failure(lti::check::kFormat,
+                                      "the launch is not a form post (id_token and state)"),
+                   "launch");
+  }
+  const auto field = [&](const char* name) {
+    const auto it = fields->find(name);
+    return it == fields->end() ? std::string() : it->second;
+  };
+  const std::string state = field("state");
+  const Clock::time_point now = Clock::now();
+  Result<std::string> nonce =
+      states_.check(state, cookie(request, lti::LoginStates::cookie_name(state)), *once_, now);
+  if (!nonce) return refused(request, nonce.error(), "launch");
+  const std::shared_ptr<const CatalogSnapshot> snapshot = problems_.current();
+  const lti::LaunchContext context{config_, keys_, *once_, [snapshot](std::string_view id) {
+                                     return snapshot->find(id) != nullptr;
+                                   }};
+  Result<lti::VerifiedLaunch> verified =
+      lti::verify_launch(context, field("id_token"), *nonce, now);
+  if (!verified) return refused(request, verified.error(), "launch");
+
+  lti::LaunchBinding binding = verified->binding;
+  binding.expires = now + limits::kLtiStudentTokenLifetime;
+  Result<std::string> token = tokens_->issue(binding);
+  if (!token) return refused(request, token.error(), "launch");
+  std::string body;
+  if (verified->message_type == lti::kDeepLinkingRequest) {
+    std::vector<std::pair<std::string, std::string>> choices;
+    for (const auto& problem : snapshot->problems().problems()) {
+      choices.emplace_back(problem->id, problem->title);
+    }
+    body = lti_picker_page(std::string(kDeepLinkPath), *token, choices);
+  } else {
+    body = lti_student_page(*token, binding.problem, binding.name);
+  }
+  Response response = html_response(request, http::status::ok, std::move(body));
+  if (verified->message_type != lti::kDeepLinkingRequest) {
+    response.set("Content-Security-Policy", page_policy());
+  }
+  response.set(http::field::set_cookie,
+               lti::LoginStates::cookie_name(state) + "=" +
+                   cookie_attributes(config_.https(), std::chrono::seconds(0)));
+  return response;
+}
+
+Response LtiService::deep_link(const Request& request) {
+  const std::optional<lti::FormFields> fields =
+      is_form(request) ? lti::parse_form(request.body()) : std::nullopt;
+  const auto field = [&](const char* name) {
+    const auto it = fields ? fields->find(name) : lti::FormFields::const_iterator();
+    return fields && it != fields->end() ? it->second : std::string();
+  };
+  const Clock::time_point now = Clock::now();
+  const std::string token = field("token");
+  Result<std::optional<lti::LaunchBinding>> found =
+      token.empty() ? Result<std::optional<lti::LaunchBinding>>(std::nullopt)
+                    : tokens_->find(token, now);
+  if (!found) return refused(request, found.error(), "deep-link");
+  if (!*found || (*found)->deep_link_return_url.empty()) {
+    return refused(request,
+                   lti::check_failure(lti::check::kState,
+                                      "the choice does not come from a live deep-linking launch"),
+                   "deep-link");
+  }
+  const std::shared_ptr<const CatalogSnapshot> snapshot = problems_.current();
+  const CatalogSnapshot::Entry* entry = snapshot->find(field("problem"));
+  if (entry == nullptr) {
+    return refused(request,
+                   lti::check_failure(lti::check::kProblem, "the chosen problem is not served"),
+                   "deep-link");
+  }
+  // One answer per deep-linking launch: the platform takes one response per request.
+  Result<bool> first = once_->consume("deep_link", lti::token_hash(token), (*found)->expires, now);
+  if (!first) return refused(request, first.error(), "deep-link");
+  if (!*first) {
+    return refused(request, lti::check_failure(lti::check::kState, "a problem was chosen already"),
+                   "deep-link");
+  }
+  const Problem& problem = *entry->problem;
+  Result<std::string> jwt = lti::deep_linking_response(
+      config_, **found, {problem.id, problem.title.empty() ? problem.id : problem.title}, now);
+  if (!jwt) return refused(request, jwt.error(), "deep-link");
+  return html_response(request, http::status::ok,
+                       lti_autopost_page((*found)->deep_link_return_url, "JWT", *jwt));
+}
+
+std::optional<StudentGrant> LtiService::Tokens::find(std::string_view token) const {
+  const std::string launch = lti::token_hash(token);
+  Result<std::optional<lti::LaunchBinding>> found = tokens_.find_launch(launch, Clock::now());
+  // A lookup that fails (a store down) grants nothing: the grading is then refused as 401.
+  if (!found || !*found || (*found)->problem.empty()) return std::nullopt;
+  return StudentGrant{(*found)->student, (*found)->problem, launch};
+}
+
+Result<std::string> LtiService::passback_list(std::string_view status) {
+  if (status != "" && status != "pending" && status != "sent" && status != "failed") {
+    return Error{error_code::kBadRequest,
+                 "status must be pending, sent or failed; it is \"" + lti::shown(status) + "\"",
+                 "status"};
+  }
+  Result<std::vector<lti::OutboxEntry>> entries = outbox_->list(status);
+  if (!entries) return entries.error();
+  Json list = Json::array();
+  for (const lti::OutboxEntry& entry : *entries) {
+    Json item = Json::object();
+    item["id"] = entry.id;
+    item["submission_id"] = entry.submission_id.empty() ? Json() : Json(entry.submission_id);
+    item["status"] = entry.status;
+    item["attempts"] = entry.attempts;
+    item["last_status"] = entry.last_status == 0 ? Json() : Json(entry.last_status);
+    item["last_error"] = entry.last_error.empty() ? Json() : Json(entry.last_error);
+    list.push_back(std::move(item));
+  }
+  return Json{{"passback", std::move(list)}}.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+Result<bool> LtiService::passback_retry(const std::string& id) {
+  Result<bool> requeued = outbox_->retry(id, Clock::now());
+  if (requeued && *requeued) worker_->notify();
+  return requeued;
+}
+
+LtiService::LaunchOfGrading LtiService::launch_of(const StudentGrant& student, double score,
+                                                  store::TimeMs time) {
+  const Clock::time_point when{std::chrono::milliseconds(time)};
+  Result<std::optional<lti::LaunchBinding>> found = tokens_->find_launch(student.launch, when);
+  if (!found) {
+    log_("passback: cannot read the launch of a grading: " + found.error().message);
+    return {};
+  }
+  if (!*found) return {};
+  const lti::LaunchBinding& binding = **found;
+  LaunchOfGrading launch;
+  if (!binding.context_id.empty()) launch.context = binding.context_id;
+  if (!binding.resource_link_id.empty()) launch.resource_link = binding.resource_link_id;
+  if (!binding.lineitem.empty()) {
+    launch.passback = passback_request(
+        binding, {binding.lineitem, binding.subject, score, rfc3339_millis(when)});
+  }
+  return launch;
+}
+
+void LtiService::score_queued() { worker_->notify(); }
+
+void LtiService::graded(const StudentGrant& student, double score,
+                        const std::string& submission_id, Clock::time_point time) {
+  Result<std::optional<lti::LaunchBinding>> found = tokens_->find_launch(student.launch, time);
+  if (!found) {
+    log_("passback: cannot read the launch of a grading: " + found.error().message);
+    return;
+  }
+  if (!*found || (*found)->lineitem.empty()) return;
+  const lti::LaunchBinding& binding = **found;
+  lti::OutboxEntry entry;
+  entry.submission_id = submission_id;
+  entry.issuer = binding.issuer;
+  entry.client_id = binding.client_id;
+  entry.score = {binding.lineitem, binding.subject, score, rfc3339_millis(time)};
+  Result<std::string> queued = outbox_->enqueue(entry);
+  if (!queued) {
+    log_("passback: cannot queue a score: " + queued.error().message);
+    return;
+  }
+  worker_->notify();
+}
+
+}  // namespace headgrader::server

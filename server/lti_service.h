@@ -1,0 +1,127 @@
+// The LTI 1.3 tool inside the server (API.md §11): the routes /lti/login, /lti/launch,
+// /lti/deep-link and /.well-known/jwks.json, the student token's authority over gradings of its
+// problem, and the score passback of each such grading. The checks themselves live in lti/;
+// this is the wiring, with the single-use values, the student tokens and the outbox behind
+// lti/'s interfaces: in the submission record's store (server/lti_store_adapter.h), or in
+// memory with --store none (lost when the server stops, and not shared between servers).
+// Thread-safety: every method may be called from any thread.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "ags_client.h"
+#include "error_response.h"
+#include "auth.h"
+#include "http_client.h"
+#include "keyset_cache.h"
+#include "launch_tokens.h"
+#include "login_state.h"
+#include "lti_config.h"
+#include "once_set.h"
+#include "passback_worker.h"
+#include "problem_catalog.h"
+#include "score_outbox.h"
+#include "submission_store.h"
+
+namespace headgrader::server {
+
+using lti::Clock;
+
+struct LtiOptions {
+  std::filesystem::path file;  // --lti FILE
+  bool allow_http = false;     // --lti-allow-http
+  // Hidden test flags (--lti-keyset-refetch-ms, --lti-backoff-ms): a shorter rate limit on
+  // refetching a keyset and a shorter first back-off, so the e2e suite runs in seconds.
+  std::chrono::milliseconds keyset_refetch = limits::kLtiKeysetRefetchInterval;
+  std::chrono::milliseconds first_backoff = limits::kPassbackFirstBackoff;
+};
+
+// Writes `line` and a newline to stderr in one write(2), so that lines from several threads
+// (and the access log's) do not interleave.
+void stderr_line(const std::string& line);
+
+class LtiService {
+ public:
+  // Loads the --lti file and its key; an Error names what is wrong (the server then stops).
+  // `problems` must outlive the service. `log` gets one line per refused launch and per
+  // passback trouble.
+  // `store` (may be null: --store none) must outlive the service too.
+  static Result<std::unique_ptr<LtiService>> open(const LtiOptions& options,
+                                                  ProblemCatalog& problems,
+                                                  store::SubmissionStore* store,
+                                                  std::function<void(const std::string&)> log);
+  ~LtiService();
+
+  // The answer when `request` is for an LTI route, else nullopt.
+  std::optional<Response> route(const Request& request);
+
+  // The student tokens of launches, for authenticate() (auth.h): a grant names the student
+  // (ISSUER#sub), the problem and the launch (token_hash of the token). Deep-linking tokens
+  // grant nothing.
+  const StudentTokens* student_tokens() const { return &student_tokens_; }
+
+  // What the record of a launched student's grading carries (with a store): the launch's
+  // course and link, and the score to queue in the record's transaction when the launch has a
+  // line item. `time`: the grading's (the score's timestamp, the same on every retry). A
+  // launch that cannot be read (the store down) gives no passback and a log line.
+  struct LaunchOfGrading {
+    std::optional<std::string> context, resource_link;
+    std::optional<store::PassbackRequest> passback;
+  };
+  LaunchOfGrading launch_of(const StudentGrant& student, double score, store::TimeMs time);
+  // A score was committed to the store's outbox: send it now rather than at the next poll.
+  void score_queued();
+
+  // Without a store: a grading by a launched student was answered; queue its score in memory
+  // when the launch has a line item.
+  void graded(const StudentGrant& student, double score, const std::string& submission_id,
+              Clock::time_point time);
+
+  // The bodies of the staff routes GET /v1/passback?status=… ({"passback": [{"id",
+  // "submission_id", "status", "attempts", "last_status", "last_error"}…]}) and POST
+  // /v1/passback/{id}/retry (true: requeued, 202; false: no failed entry with that id, 404).
+  // The router answers them for staff keys (§7); an unknown status is a 400.
+  Result<std::string> passback_list(std::string_view status);
+  Result<bool> passback_retry(const std::string& id);
+
+  lti::ScoreOutbox& outbox() { return *outbox_; }
+
+ private:
+  LtiService(lti::LtiConfig config, ProblemCatalog& problems, store::SubmissionStore* store,
+             const LtiOptions& options, std::function<void(const std::string&)> log);
+
+  Response login(const Request& request);
+  Response launch(const Request& request);
+  Response deep_link(const Request& request);
+  Response jwks(const Request& request) const;
+  Response refused(const Request& request, const Error& error, std::string_view route);
+
+  const lti::LtiConfig config_;
+  class Tokens final : public StudentTokens {
+   public:
+    explicit Tokens(lti::LaunchTokens& tokens) : tokens_(tokens) {}
+    std::optional<StudentGrant> find(std::string_view token) const override;
+
+   private:
+    lti::LaunchTokens& tokens_;
+  };
+
+  ProblemCatalog& problems_;
+  std::function<void(const std::string&)> log_;
+  lti::BeastHttpClient http_;
+  lti::KeysetCache keys_;
+  lti::LoginStates states_;
+  std::unique_ptr<lti::OnceSet> once_;
+  std::unique_ptr<lti::LaunchTokens> tokens_;
+  Tokens student_tokens_{*tokens_};
+  std::unique_ptr<lti::ScoreOutbox> outbox_;
+  lti::AgsClient ags_;
+  std::string jwks_json_;
+  std::unique_ptr<lti::PassbackWorker> worker_;  // last: stopped first
+};
+
+}  // namespace headgrader::server

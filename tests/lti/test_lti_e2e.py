@@ -1,0 +1,553 @@
+"""End to end against the real headgrader-server and the fake platform (platform.py).
+
+  /usr/bin/python3 tests/lti/test_lti_e2e.py BUILD_DIR
+
+login -> platform auth -> launch -> page -> grading -> exactly one score at the platform (also
+when the platform fails first), key rotation, the deep-linking round trip, and each attack
+refused with its check named in the page and in the server's log (and never the token).
+LtiWithTheRecord: the same on the submission record's store (a real SQLite file): a score that
+survives kill -9 of the server and reaches the platform once, the staff's passback routes, the
+record naming the launch, and two servers on one store sharing tokens and single-use values.
+"""
+
+import http.client
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+import urllib.parse
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import platform as fake  # noqa: E402  (tests/lti/platform.py, not the standard module)
+
+BUILD = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build")
+SERVER = os.path.join(BUILD, "server", "headgrader-server")
+CLI = os.path.join(BUILD, "cli", "headgrader")
+SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PROBLEM = "consonant-anywhere"
+SOLUTION = '{"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]}'  # the handout's
+WRONG = '{"W_q": [[1, 1]], "W_k": [[0, 1]], "W_V": [[1, 0], [0, 1]]}'
+
+
+TRUSTED = {}  # the TLS context for https:// URLs of the test platforms
+
+
+def request(url, method="GET", body=None, headers=None):
+    parts = urllib.parse.urlsplit(url)
+    if parts.scheme == "https":
+        connection = http.client.HTTPSConnection(parts.hostname, parts.port, timeout=30,
+                                                 context=TRUSTED["context"])
+    else:
+        connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=30)
+    target = parts.path + ("?" + parts.query if parts.query else "")
+    connection.request(method, target, body=body, headers=headers or {})
+    response = connection.getresponse()
+    data = response.read().decode()
+    connection.close()
+    return response.status, response.getheaders(), data
+
+
+def header(headers, name):
+    return [value for key, value in headers if key.lower() == name.lower()]
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Tool:
+    """The real server as an LTI tool registered with `platform`."""
+
+    def __init__(self, platform, workdir, env=None, extra=(), port=None, backoff_ms=200,
+                 store=None):
+        self.port = port or free_port()
+        self.base = "http://127.0.0.1:%d" % self.port
+        key = os.path.join(workdir, "tool.pem")
+        if not os.path.exists(key):
+            out = subprocess.run([CLI, "lti", "keygen", "--out", key], capture_output=True, text=True)
+            assert out.returncode == 0, out.stderr
+            assert oct(os.stat(key).st_mode & 0o777) == "0o600"
+        config = {"base_url": self.base, "private_key": "tool.pem", "kid": "tool-key-1",
+                  "platforms": [{"issuer": platform.issuer, "client_id": platform.client_id,
+                                 "deployment_ids": [platform.deployment],
+                                 "auth_login_url": platform.url + "/auth",
+                                 "auth_token_url": platform.url + "/token",
+                                 "keyset_url": platform.url + "/jwks"}]}
+        path = os.path.join(workdir, "lti.json")
+        with open(path, "w") as f:
+            json.dump(config, f)
+        platform.tool_launch_url = self.base + "/lti/launch"
+        platform.tool_jwks_url = self.base + "/.well-known/jwks.json"
+        self.log = []
+        self.process = subprocess.Popen(
+            [SERVER, "--problems", os.path.join(SOURCE, "problems"), "--address", "127.0.0.1",
+             "--port", str(self.port), "--threads", "2", "--lti", path, "--lti-allow-http",
+             "--lti-keyset-refetch-ms", "0", "--lti-backoff-ms", str(backoff_ms),
+             "--store", "sqlite:" + (store or os.path.join(workdir, "record.db"))] + list(extra),
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        line = self.process.stdout.readline()
+        assert "listening on" in line, line + self.process.stderr.read()
+        threading.Thread(target=self._read_log, daemon=True).start()
+
+    def _read_log(self):
+        for line in self.process.stderr:
+            self.log.append(line)
+
+    def kill(self):
+        """kill -9: nothing is flushed or finished."""
+        self.process.kill()
+        self.process.wait(timeout=10)
+        self.process.stdout.close()
+        self.process.stderr.close()
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(timeout=10)
+        self.process.stdout.close()
+        self.process.stderr.close()
+
+    def refusals(self):
+        found = []
+        for line in self.log:
+            try:
+                entry = json.loads(line)
+            except ValueError:
+                continue
+            if "refused" in entry:
+                found.append(entry["refused"])
+        return found
+
+
+class LtiEndToEnd(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.workdir = tempfile.mkdtemp(prefix="hg-lti-")
+        cls.platform = fake.Platform()
+        cls.tool = Tool(cls.platform, cls.workdir)
+        cls.hints = 0
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tool.stop()
+        cls.platform.close()
+
+    # --- the browser's part ---------------------------------------------------------------
+    def login(self, token=None, message_hint="mh-1", **claims):
+        """/lti/login -> the platform's /auth. Returns (form fields the platform posts, cookie)."""
+        LtiEndToEnd.hints += 1
+        hint = "user-%d" % self.hints
+        self.platform.launch_claims[hint] = {
+            "message_hint": message_hint,
+            "token": token or (lambda p, nonce: p.sign(p.claims(nonce, **claims)))}
+        query = urllib.parse.urlencode({
+            "iss": self.platform.issuer, "login_hint": hint, "lti_message_hint": message_hint,
+            "target_link_uri": self.tool.base + "/lti/launch",
+            "client_id": self.platform.client_id, "lti_deployment_id": self.platform.deployment})
+        status, headers, _ = request(self.tool.base + "/lti/login?" + query)
+        self.assertEqual(status, 302)
+        location = header(headers, "Location")[0]
+        self.assertTrue(location.startswith(self.platform.url + "/auth?"), location)
+        cookie = header(headers, "Set-Cookie")[0]
+        self.assertIn("HttpOnly", cookie)
+        status, _, page = request(location)
+        self.assertEqual(status, 200, self.platform.errors[-1:])
+        form = fake.parse_forms(page)[0]
+        self.assertEqual(form["action"], self.tool.base + "/lti/launch")
+        return form["fields"], cookie.split(";")[0]
+
+    def post_launch(self, fields, cookie=None):
+        headers = {"Content-Type": "application/x-www-form-urlencoded"}
+        if cookie:
+            headers["Cookie"] = cookie
+        return request(self.tool.base + "/lti/launch", "POST", urllib.parse.urlencode(fields),
+                       headers)
+
+    def launch(self, **claims):
+        fields, cookie = self.login(**claims)
+        status, self.last_launch_headers, page = self.post_launch(fields, cookie)
+        self.assertEqual(status, 200, page)
+        token = re.search(r'<meta name="headgrader-token" content="([^"]+)">', page).group(1)
+        return token, page
+
+    def grade(self, token, body=SOLUTION, problem=PROBLEM):
+        return request(self.tool.base + "/v1/problems/%s/grade" % problem, "POST", body,
+                       {"Content-Type": "application/json", "Authorization": "Bearer " + token})
+
+    def wait_for(self, condition, seconds=15):
+        deadline = time.time() + seconds
+        while time.time() < deadline:
+            if condition():
+                return True
+            time.sleep(0.05)
+        return False
+
+    def assert_refused(self, answer, status, check):
+        got_status, _, page = answer
+        self.assertEqual(got_status, status, page)
+        self.assertIn('<code id="lti-check">%s</code>' % check, page)
+        self.assertIn("instructor", page)
+        self.assertTrue(self.wait_for(lambda: check in self.tool.refusals(), 5), self.tool.log[-3:])
+
+    # --- the happy path -----------------------------------------------------------------
+    def test_launch_grade_and_exactly_one_score_even_when_the_platform_fails_first(self):
+        self.platform.fail_next = 2
+        token, page = self.launch(sub="happy-student")
+        self.assertIn("Ada Lovelace", page)
+        self.assertIn('<meta name="headgrader-problem" content="%s">' % PROBLEM, page)
+        # It is the student page of §10 itself, under the page's Content-Security-Policy.
+        self.assertIn('<script type="module" src="/static/app.js"></script>', page)
+        self.assertIn('id="signed-in"', page)
+        self.assertIn("script-src 'self'", header(self.last_launch_headers, "Content-Security-Policy")[0])
+        status, _, answer = self.grade(token)
+        self.assertEqual(status, 200, answer)
+        self.assertEqual(json.loads(answer)["score"], 1.0)
+        mine = lambda: [s for s in self.platform.scores if s[1]["userId"] == "happy-student"]
+        self.assertTrue(self.wait_for(lambda: len(mine()) == 1), self.platform.score_attempts)
+        time.sleep(1.0)  # nothing more arrives
+        self.assertEqual(len(mine()), 1)
+        path, score = mine()[0]
+        self.assertEqual(path, "/lineitems/7/lineitem/scores?type_id=3")
+        self.assertEqual(score["scoreGiven"], 1.0)
+        self.assertEqual(score["scoreMaximum"], 1)
+        self.assertEqual(score["activityProgress"], "Completed")
+        self.assertEqual(score["gradingProgress"], "FullyGraded")
+        # The two failed attempts sent the same timestamp as the one taken.
+        attempts = [json.loads(b) for s, b in self.platform.score_attempts
+                    if json.loads(b)["userId"] == "happy-student"]
+        self.assertEqual(len(attempts), 3)
+        self.assertEqual({a["timestamp"] for a in attempts}, {score["timestamp"]})
+        for line in self.tool.log:
+            self.assertNotIn(token, line)
+
+    def test_a_failing_grading_sends_its_own_score(self):
+        token, _ = self.launch(sub="weak-student")
+        status, _, answer = self.grade(token, WRONG)
+        self.assertEqual(status, 200, answer)
+        expected = json.loads(answer)["score"]
+        self.assertLess(expected, 1.0)
+        mine = lambda: [s for s in self.platform.scores if s[1]["userId"] == "weak-student"]
+        self.assertTrue(self.wait_for(lambda: len(mine()) == 1))
+        self.assertEqual(mine()[0][1]["scoreGiven"], expected)
+
+    def test_a_revoked_access_token_is_renewed_once(self):
+        token, _ = self.launch(sub="revoked-student")
+        self.platform.tokens.clear()
+        self.assertEqual(self.grade(token)[0], 200)
+        mine = lambda: [s for s in self.platform.scores if s[1]["userId"] == "revoked-student"]
+        self.assertTrue(self.wait_for(lambda: len(mine()) == 1), self.platform.errors)
+
+    def test_a_score_refused_with_a_4xx_is_marked_failed_and_not_retried(self):
+        token, _ = self.launch(sub="refused-student")
+        self.platform.fail_status = 400
+        try:
+            self.assertEqual(self.grade(token)[0], 200)
+            self.assertTrue(self.wait_for(lambda: any(
+                "failed: the scores endpoint answered 400" in line for line in self.tool.log)))
+            time.sleep(1.0)  # well past the first back-off: no second attempt
+            attempts = [s for s, b in self.platform.score_attempts
+                        if json.loads(b)["userId"] == "refused-student"]
+            self.assertEqual(attempts, [400])
+        finally:
+            self.platform.fail_status = None
+
+    def test_key_rotation_is_followed(self):
+        self.launch(sub="before-rotation")
+        fetches = self.platform.jwks_fetches
+        self.platform.rotate()
+        self.launch(sub="after-rotation")
+        self.assertEqual(self.platform.jwks_fetches, fetches + 1)
+
+    def test_deep_linking_round_trip(self):
+        settings = {"deep_link_return_url": self.platform.url + "/deeplink/return",
+                    "accept_types": ["ltiResourceLink"], "data": "opaque-42"}
+        fields, cookie = self.login(
+            message_type="LtiDeepLinkingRequest",
+            **{"https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings": settings})
+        status, _, page = self.post_launch(fields, cookie)
+        self.assertEqual(status, 200, page)
+        choices = {f["fields"]["problem"]: f for f in fake.parse_forms(page)}
+        self.assertIn(PROBLEM, choices)
+        choice = choices[PROBLEM]
+        status, _, page = request(self.tool.base + choice["action"], "POST",
+                                  urllib.parse.urlencode(choice["fields"]),
+                                  {"Content-Type": "application/x-www-form-urlencoded"})
+        self.assertEqual(status, 200, page)
+        back = fake.parse_forms(page)[0]
+        self.assertEqual(back["action"], settings["deep_link_return_url"])
+        status, _, _ = request(back["action"], "POST", urllib.parse.urlencode(back["fields"]),
+                               {"Content-Type": "application/x-www-form-urlencoded"})
+        self.assertEqual(status, 200, self.platform.errors[-1:])
+        claims = self.platform.deep_link_responses[-1]
+        self.assertEqual(claims[fake.CLAIM + "message_type"], "LtiDeepLinkingResponse")
+        self.assertEqual(claims[fake.CLAIM + "deployment_id"], self.platform.deployment)
+        self.assertEqual(claims["https://purl.imsglobal.org/spec/lti-dl/claim/data"], "opaque-42")
+        item = claims["https://purl.imsglobal.org/spec/lti-dl/claim/content_items"][0]
+        self.assertEqual(item["type"], "ltiResourceLink")
+        self.assertEqual(item["custom"], {"problem": PROBLEM})
+        self.assertEqual(item["lineItem"]["scoreMaximum"], 1)
+        # The choice is single use: posting it again is refused.
+        status, _, _ = request(self.tool.base + choice["action"], "POST",
+                               urllib.parse.urlencode(choice["fields"]),
+                               {"Content-Type": "application/x-www-form-urlencoded"})
+        self.assertEqual(status, 401)
+
+    def test_the_tools_jwks(self):
+        status, headers, body = request(self.tool.base + "/.well-known/jwks.json")
+        self.assertEqual(status, 200)
+        (key,) = json.loads(body)["keys"]
+        self.assertEqual(list(key), ["kty", "alg", "use", "kid", "n", "e"])
+        self.assertEqual((key["kty"], key["alg"], key["use"], key["kid"]),
+                         ("RSA", "RS256", "sig", "tool-key-1"))
+
+    def test_a_launch_without_the_state_cookie_still_works(self):
+        # An LMS iframe that blocks third-party cookies: the signed single-use state suffices.
+        fields, _ = self.login(sub="no-cookie")
+        self.assertEqual(self.post_launch(fields, cookie=None)[0], 200)
+
+    # --- attacks ------------------------------------------------------------------------
+    def test_forged_signature(self):
+        from cryptography.hazmat.primitives.asymmetric import rsa
+        other = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+        fields, cookie = self.login(token=lambda p, n: p.sign(p.claims(n), key=other))
+        self.assert_refused(self.post_launch(fields, cookie), 401, "signature")
+
+    def test_alg_none(self):
+        fields, cookie = self.login(token=lambda p, n: fake.alg_none(p, p.claims(n)))
+        self.assert_refused(self.post_launch(fields, cookie), 401, "alg")
+
+    def test_hs256_keyed_with_the_public_key(self):
+        fields, cookie = self.login(token=lambda p, n: fake.hs256_with_public_key(p, p.claims(n)))
+        self.assert_refused(self.post_launch(fields, cookie), 401, "alg")
+
+    def test_expired(self):
+        def expired(p, nonce):
+            claims = p.claims(nonce)
+            claims["iat"], claims["exp"] = int(time.time()) - 600, int(time.time()) - 120
+            return p.sign(claims)
+        fields, cookie = self.login(token=expired)
+        self.assert_refused(self.post_launch(fields, cookie), 401, "exp")
+
+    def test_wrong_audience(self):
+        fields, cookie = self.login(aud="some-other-tool")
+        self.assert_refused(self.post_launch(fields, cookie), 401, "aud")
+
+    def test_replayed_id_token(self):
+        fields, cookie = self.login()
+        self.assertEqual(self.post_launch(fields, cookie)[0], 200)
+        # The same post again: its state is used up.
+        self.assert_refused(self.post_launch(fields, cookie), 401, "state")
+        # The old id_token with a fresh login's state: the nonce is not that login's.
+        fresh, fresh_cookie = self.login()
+        self.assert_refused(
+            self.post_launch({"id_token": fields["id_token"], "state": fresh["state"]}, fresh_cookie),
+            401, "nonce")
+
+    def test_wrong_state(self):
+        fields, cookie = self.login()
+        forged = dict(fields, state=fields["state"][:-2] + "AA")
+        self.assert_refused(self.post_launch(forged, None), 401, "state")
+        # A genuine state, but not the one this browser's cookie holds.
+        other, _ = self.login()
+        name = cookie.split("=")[0]
+        self.assert_refused(self.post_launch(fields, name + "=" + other["state"]), 401, "state")
+
+    def test_unknown_deployment(self):
+        fields, cookie = self.login(**{fake.CLAIM + "deployment_id": "dep-unknown"})
+        self.assert_refused(self.post_launch(fields, cookie), 403, "deployment_id")
+
+    def test_student_token_for_another_problem(self):
+        token, _ = self.launch(sub="one-problem-student")
+        status, headers, body = self.grade(token, problem="first-position")
+        self.assertEqual(status, 403, body)
+        self.assertEqual(json.loads(body)["error"]["code"], "forbidden")
+        status, headers, body = self.grade("not-a-token")
+        self.assertEqual(status, 401)
+        self.assertEqual(header(headers, "WWW-Authenticate"), ["Bearer"])
+
+
+class LtiOverHttps(unittest.TestCase):
+    """Platform URLs over HTTPS: the tool verifies the certificate and the host name."""
+
+    def test_a_trusted_certificate_for_the_host_passes_and_another_name_fails(self):
+        import ssl
+        workdir = tempfile.mkdtemp(prefix="hg-lti-tls-")
+        good = fake.self_signed_certificate(workdir, "localhost")
+        wrong = fake.self_signed_certificate(workdir, "wrong.example")
+        bundle = os.path.join(workdir, "trusted.pem")
+        with open(bundle, "w") as out:
+            for path in (good[0], wrong[0]):
+                with open(path) as certificate:
+                    out.write(certificate.read())
+        context = ssl.create_default_context(cafile=bundle)
+        context.check_hostname = False  # the browser's side is not under test here
+        TRUSTED["context"] = context
+        env = dict(os.environ, SSL_CERT_FILE=bundle)
+        for cert, works in ((good, True), (wrong, False)):
+            platform = fake.Platform(tls=cert)
+            tool = Tool(platform, tempfile.mkdtemp(prefix="hg-lti-tls-", dir=workdir), env=env)
+            try:
+                case = LtiEndToEnd(methodName="test_the_tools_jwks")
+                case.platform, case.tool = platform, tool
+                fields, cookie = case.login(sub="tls-student")
+                status, _, page = case.post_launch(fields, cookie)
+                if works:
+                    self.assertEqual(status, 200, page)
+                    self.assertEqual(platform.jwks_fetches, 1)
+                else:
+                    self.assertEqual(status, 401, page)
+                    self.assertIn('<code id="lti-check">keyset</code>', page)
+                    self.assertEqual(platform.jwks_fetches, 0)
+            finally:
+                tool.stop()
+                platform.close()
+
+
+class LtiWithTheRecord(unittest.TestCase):
+    """The tool on the submission record's store, with a staff key (API.md §7, §8, §11)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.workdir = tempfile.mkdtemp(prefix="hg-lti-record-")
+        cls.keys = os.path.join(cls.workdir, "keys")
+        out = subprocess.run([CLI, "keys", "add", "--keys", cls.keys, "--name", "ta", "--role",
+                              "staff"], capture_output=True, text=True)
+        assert out.returncode == 0, out.stderr
+        cls.staff = out.stdout.strip()
+        cls.platform = fake.Platform()
+        # A back-off long enough that kill -9 comes between two attempts, never during one.
+        cls.tool = Tool(cls.platform, cls.workdir, extra=["--keys", cls.keys], backoff_ms=3000)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tool.stop()
+        cls.platform.close()
+
+    def setUp(self):
+        # The launch helpers of LtiEndToEnd, on this class's tool.
+        self.case = LtiEndToEnd(methodName="test_the_tools_jwks")
+        self.case.platform, self.case.tool = self.platform, self.tool
+
+    def staff_get(self, path, tool=None):
+        status, _, body = request((tool or self.tool).base + path,
+                                  headers={"Authorization": "Bearer " + self.staff})
+        return status, body
+
+    def passback_of(self, submission_id):
+        status, body = self.staff_get("/v1/passback")
+        self.assertEqual(status, 200, body)
+        return [item for item in json.loads(body)["passback"]
+                if item["submission_id"] == submission_id]
+
+    def scores_of(self, sub):
+        return [s for s in self.platform.scores if s[1]["userId"] == sub]
+
+    def test_a_score_survives_kill_9_and_reaches_the_lms_exactly_once(self):
+        self.platform.fail_status = 503  # the LMS is down
+        try:
+            token, _ = self.case.launch(sub="crash-student")
+            status, _, answer = self.case.grade(token)
+            self.assertEqual(status, 200, answer)
+            submission = json.loads(answer)["submission_id"]
+            attempted = lambda: [b for s, b in self.platform.score_attempts
+                                 if json.loads(b)["userId"] == "crash-student"]
+            self.assertTrue(self.case.wait_for(lambda: len(attempted()) == 1))
+            self.assertTrue(self.case.wait_for(
+                lambda: self.passback_of(submission)[0]["attempts"] == 1))
+            self.tool.kill()
+        finally:
+            self.platform.fail_status = None
+        self.assertEqual(self.scores_of("crash-student"), [])
+        # The same store, the same address: the queued score is still there and goes out.
+        type(self).tool = Tool(self.platform, self.workdir, extra=["--keys", self.keys],
+                               port=self.tool.port, backoff_ms=3000)
+        self.case.tool = self.tool
+        self.assertTrue(self.case.wait_for(lambda: len(self.scores_of("crash-student")) == 1, 20))
+        time.sleep(1.0)  # nothing more arrives
+        self.assertEqual(len(self.scores_of("crash-student")), 1)
+        (item,) = self.passback_of(submission)
+        self.assertEqual((item["status"], item["attempts"], item["last_status"]), ("sent", 2, 200))
+        self.assertEqual(self.scores_of("crash-student")[0][1]["scoreGiven"], 1.0)
+
+    def test_the_record_names_the_student_and_the_launch(self):
+        token, _ = self.case.launch(sub="recorded-student")
+        status, _, answer = self.case.grade(token, WRONG)
+        self.assertEqual(status, 200, answer)
+        submission = json.loads(answer)["submission_id"]
+        status, body = self.staff_get("/v1/submissions/" + submission)
+        self.assertEqual(status, 200, body)
+        record = json.loads(body)
+        self.assertEqual(record["student"], self.platform.issuer + "#recorded-student")
+        self.assertEqual(record["lms"], {"context": "course-42",
+                                         "resource_link": "link-" + PROBLEM})
+        self.assertEqual(record["score"], json.loads(answer)["score"])
+
+    def test_staff_see_a_refused_score_and_send_it_again_once(self):
+        token, _ = self.case.launch(sub="retried-student")
+        self.platform.fail_status = 400
+        try:
+            status, _, answer = self.case.grade(token)
+            self.assertEqual(status, 200, answer)
+            submission = json.loads(answer)["submission_id"]
+            self.assertTrue(self.case.wait_for(
+                lambda: [i["status"] for i in self.passback_of(submission)] == ["failed"]))
+        finally:
+            self.platform.fail_status = None
+        (item,) = self.passback_of(submission)
+        self.assertEqual((item["attempts"], item["last_status"]), (1, 400))
+        status, body = self.staff_get("/v1/passback?status=failed")
+        self.assertIn(item["id"], [i["id"] for i in json.loads(body)["passback"]])
+        self.assertEqual(self.staff_get("/v1/passback?status=sideways")[0], 400)
+        retry = self.tool.base + "/v1/passback/%s/retry" % urllib.parse.quote(item["id"])
+        # Students and anonymous callers may not.
+        self.assertEqual(request(retry, "POST", "", {"Authorization": "Bearer " + token})[0], 403)
+        self.assertEqual(request(retry, "POST", "")[0], 401)
+        status, _, body = request(retry, "POST", "", {"Authorization": "Bearer " + self.staff})
+        self.assertEqual(status, 202, body)
+        self.assertEqual(json.loads(body), {"id": item["id"], "status": "pending"})
+        self.assertTrue(self.case.wait_for(lambda: len(self.scores_of("retried-student")) == 1))
+        self.assertTrue(self.case.wait_for(
+            lambda: self.passback_of(submission)[0]["status"] == "sent"))
+        # Sent is final: a second retry finds no failed score.
+        status, _, body = request(retry, "POST", "", {"Authorization": "Bearer " + self.staff})
+        self.assertEqual(status, 404, body)
+        time.sleep(0.5)
+        self.assertEqual(len(self.scores_of("retried-student")), 1)
+
+    def test_two_servers_on_one_store_share_tokens_and_single_use_values(self):
+        launch_url = self.platform.tool_launch_url
+        other = Tool(self.platform, tempfile.mkdtemp(prefix="hg-lti-other-", dir=self.workdir),
+                     extra=["--keys", self.keys], store=os.path.join(self.workdir, "record.db"))
+        self.platform.tool_launch_url = launch_url  # launches still go to the first server
+        try:
+            fields, cookie = self.case.login(sub="shared-student")
+            status, _, page = self.case.post_launch(fields, cookie)
+            self.assertEqual(status, 200, page)
+            token = re.search(r'<meta name="headgrader-token" content="([^"]+)">', page).group(1)
+            # The token works on the other server; the same launch posted there is a replay.
+            status, _, answer = request(other.base + "/v1/problems/%s/grade" % PROBLEM, "POST",
+                                        SOLUTION, {"Content-Type": "application/json",
+                                                   "Authorization": "Bearer " + token})
+            self.assertEqual(status, 200, answer)
+            headers = {"Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie}
+            status, _, page = request(other.base + "/lti/launch", "POST",
+                                      urllib.parse.urlencode(fields), headers)
+            self.assertEqual(status, 401, page)
+            self.assertIn('<code id="lti-check">state</code>', page)
+            # Its score is queued once, whichever server sends it.
+            self.assertTrue(self.case.wait_for(lambda: len(self.scores_of("shared-student")) == 1))
+            time.sleep(1.0)
+            self.assertEqual(len(self.scores_of("shared-student")), 1)
+        finally:
+            other.stop()
+
+
+if __name__ == "__main__":
+    unittest.main(argv=[sys.argv[0], "-v"])
