@@ -13,9 +13,10 @@ namespace headgrader {
 namespace {
 
 // "$schema" is not a problem field: editors read it to find problems/schema/problem.schema.json.
-constexpr std::array<const char*, 16> kFields = {
+constexpr std::array<const char*, 17> kFields = {
     "id",    "title", "statement", "alphabet", "classes",   "W_E",     "W_P",       "submit",
-    "given", "scale", "causal",    "expected", "tolerance", "strings", "reference", "$schema"};
+    "given", "scale", "causal",    "expected", "tolerance", "strings", "reference", "passback",
+    "$schema"};
 
 // Levenshtein distance, for "did you mean".
 std::size_t edit_distance(const std::string& a, const std::string& b) {
@@ -227,6 +228,15 @@ void read_head_options(const Json& json, Problem& p, DefectList& defects) {
                                (scale.is_number() ? scale.dump() : describe_json_type(scale)));
     } else {
       p.head.scale = scale.get<double>();
+    }
+  }
+  if (json.contains("passback")) {
+    const Json& passback = json.at("passback");
+    if (passback == "best" || passback == "latest") {
+      p.passback = passback == "best" ? PassbackScore::kBest : PassbackScore::kLatest;
+    } else {
+      defects.add("passback", "must be \"best\" or \"latest\" (the score an LMS gradebook keeps); "
+                              "it is " + (passback.is_string() ? passback.dump() : describe_json_type(passback)));
     }
   }
   if (json.contains("causal")) {

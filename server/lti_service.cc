@@ -127,6 +127,7 @@ LtiService::LtiService(lti::LtiConfig config, ProblemCatalog& problems,
                        std::function<void(const std::string&)> log)
     : config_(std::move(config)),
       problems_(problems),
+      store_(store),
       log_(std::move(log)),
       http_(options.allow_http),
       keys_(http_, options.keyset_refetch),
@@ -371,23 +372,27 @@ Result<bool> LtiService::passback_retry(const std::string& id) {
   return requeued;
 }
 
-LtiService::LaunchOfGrading LtiService::launch_of(const StudentGrant& student, double score,
-                                                  store::TimeMs time) {
+Result<LtiService::LaunchOfGrading> LtiService::launch_of(const StudentGrant& student,
+                                                          double score, store::TimeMs time,
+                                                          PassbackScore kept) {
   const Clock::time_point when{std::chrono::milliseconds(time)};
   Result<std::optional<lti::LaunchBinding>> found = tokens_->find_launch(student.launch, when);
-  if (!found) {
-    log_("passback: cannot read the launch of a grading: " + found.error().message);
-    return {};
-  }
-  if (!*found) return {};
+  if (!found) return found.error();
+  if (!*found) return LaunchOfGrading{};
   const lti::LaunchBinding& binding = **found;
   LaunchOfGrading launch;
   if (!binding.context_id.empty()) launch.context = binding.context_id;
   if (!binding.resource_link_id.empty()) launch.resource_link = binding.resource_link_id;
-  if (!binding.lineitem.empty()) {
-    launch.passback = passback_request(
-        binding, {binding.lineitem, binding.subject, score, rfc3339_millis(when)});
+  if (binding.lineitem.empty()) return launch;
+  double sent = score;
+  if (kept == PassbackScore::kBest && store_ != nullptr) {
+    Result<std::optional<double>> best =
+        store_->best_score(binding.problem, binding.student, binding.resource_link_id);
+    if (!best) return best.error();
+    if (*best && **best > sent) sent = **best;
   }
+  launch.passback =
+      passback_request(binding, {binding.lineitem, binding.subject, sent, rfc3339_millis(when)});
   return launch;
 }
 

@@ -72,7 +72,11 @@ class LtiService {
     std::optional<std::string> context, resource_link;
     std::optional<store::PassbackRequest> passback;
   };
-  LaunchOfGrading launch_of(const StudentGrant& student, double score, store::TimeMs time);
+  // With `kept` = kBest the score sent is the best of this grading's and the student's earlier
+  // ones through the same link (the gradebook keeps the latest it is sent); an Error
+  // (store_unavailable) when those cannot be read.
+  Result<LaunchOfGrading> launch_of(const StudentGrant& student, double score,
+                                    store::TimeMs time, PassbackScore kept);
   // A score was committed to the store's outbox: send it now rather than at the next poll.
   void score_queued();
 
@@ -111,6 +115,7 @@ class LtiService {
   };
 
   ProblemCatalog& problems_;
+  store::SubmissionStore* const store_;  // null with --store none
   std::function<void(const std::string&)> log_;
   lti::BeastHttpClient http_;
   lti::KeysetCache keys_;

@@ -534,7 +534,17 @@ Routed Router::answer_grade(const CatalogSnapshot::Entry& entry, const Principal
   // A launched student's grading names the launch's course and link, and its score goes to
   // the LMS through the outbox, queued in the record's own transaction (API.md §11).
   if (who.kind == Principal::Kind::kStudent && service_.lti != nullptr) {
-    LtiService::LaunchOfGrading launch = service_.lti->launch_of(who.student, report.score, now);
+    Result<LtiService::LaunchOfGrading> of =
+        service_.lti->launch_of(who.student, report.score, now, problem.passback);
+    if (!of) {
+      return {error_answer(request, {error_code::kStoreUnavailable,
+                                     "the grading could not be kept, so it is not answered; try "
+                                     "again (the store said: " +
+                                         of.error().message + ")",
+                                     ""}),
+              problem.id, std::nullopt};
+    }
+    LtiService::LaunchOfGrading launch = std::move(*of);
     record.lms_context = std::move(launch.context);
     record.lms_resource_link = std::move(launch.resource_link);
     pending->passback = std::move(launch.passback);

@@ -346,6 +346,18 @@ Result<WindowUse> SqlStore::gradings_since(const RateScope& scope, TimeMs since,
   return use;
 }
 
+Result<std::optional<double>> SqlStore::best_score(std::string_view problem,
+                                                  std::string_view student,
+                                                  std::string_view resource_link) {
+  auto found = run(
+      "SELECT MAX(score) FROM submissions WHERE problem = $1 AND student = $2 AND "
+      "lms_resource_link = $3 AND regrade_of IS NULL",
+      {std::string(problem), std::string(student), std::string(resource_link)});
+  if (!found) return found.error();
+  if (found->empty() || !found->front()[0]) return std::optional<double>();
+  return std::optional<double>(rows::real(found->front()[0]));
+}
+
 // The latest record of each student: no later one of the same student on the problem.
 Result<std::vector<SubmissionRecord>> SqlStore::latest_per_student(std::string_view problem) {
   auto found = run("SELECT " + std::string(kColumns) +

@@ -31,6 +31,8 @@ class SqlStore final : public SubmissionStore {
                                    std::int64_t cap) override;
   Result<StatsInputs> stats_inputs(std::string_view problem) override;
   Result<std::vector<SubmissionRecord>> latest_per_student(std::string_view problem) override;
+  Result<std::optional<double>> best_score(std::string_view problem, std::string_view student,
+                                           std::string_view resource_link) override;
 
   Result<std::vector<PassbackItem>> claim_passbacks(TimeMs now, TimeMs lease,
                                                     int limit) override;

@@ -171,6 +171,11 @@ class SubmissionStore {
   virtual Result<WindowUse> gradings_since(const RateScope& scope, TimeMs since,
                                            std::int64_t cap) = 0;
   virtual Result<StatsInputs> stats_inputs(std::string_view problem) = 0;
+  // The best score of `student`'s own gradings of `problem` (regradings aside) through the LMS
+  // link `resource_link`; nullopt when there is none. For "passback": "best" (§11).
+  virtual Result<std::optional<double>> best_score(std::string_view problem,
+                                                   std::string_view student,
+                                                   std::string_view resource_link) = 0;
   // The latest record of every student on `problem`, ascending student.
   virtual Result<std::vector<SubmissionRecord>> latest_per_student(std::string_view problem) = 0;
 

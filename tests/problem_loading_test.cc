@@ -163,6 +163,25 @@ TEST(ProblemLoading, UnknownFieldSuggestsTheNearestName) {
                   "listed in the authoring guide (problems/README.md)"});
 }
 
+TEST(ProblemLoading, PassbackIsBestUnlessTheFileSaysLatest) {
+  auto p = tiny_problem();
+  const auto kept = [](const Json& problem) {
+    return std::get<Problem>(load_problem_text(problem.dump(), "tiny.json")).passback;
+  };
+  EXPECT_EQ(kept(p), PassbackScore::kBest);
+  p["passback"] = "latest";
+  EXPECT_EQ(kept(p), PassbackScore::kLatest);
+  p["passback"] = "best";
+  EXPECT_EQ(kept(p), PassbackScore::kBest);
+  p["passback"] = "highest";
+  EXPECT_EQ(defects_of(p),
+            Lines{"tiny.json: passback: must be \"best\" or \"latest\" (the score an LMS "
+                  "gradebook keeps); it is \"highest\""});
+  p["passback"] = 1;
+  EXPECT_EQ(defects_of(p), Lines{"tiny.json: passback: must be \"best\" or \"latest\" (the "
+                                 "score an LMS gradebook keeps); it is a number"});
+}
+
 TEST(ProblemLoading, SchemaKeyForEditorsIsIgnoredWhenAString) {
   auto p = tiny_problem();
   p["$schema"] = "schema/problem.schema.json";

@@ -50,6 +50,10 @@ inline std::size_t weight_index(std::string_view name) {
   return k;
 }
 
+// Which score an LMS gradebook keeps for a student launched through LTI (API.md §11): the best
+// of their gradings of the problem (the default), or the latest.
+enum class PassbackScore { kBest, kLatest };
+
 struct Problem {
   // --- As written (defaults filled in) ---
   std::string id, title, statement;
@@ -63,6 +67,7 @@ struct Problem {
   std::string expected_source;
   double tolerance = 0;
   StringSpec strings;
+  PassbackScore passback = PassbackScore::kBest;  // "passback": "best" | "latest"
 
   // --- Derived at load ---
   std::shared_ptr<const Expected> expected;

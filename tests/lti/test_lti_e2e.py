@@ -67,7 +67,7 @@ class Tool:
     """The real server as an LTI tool registered with `platform`."""
 
     def __init__(self, platform, workdir, env=None, extra=(), port=None, backoff_ms=200,
-                 store=None):
+                 store=None, problems=None):
         self.port = port or free_port()
         self.base = "http://127.0.0.1:%d" % self.port
         key = os.path.join(workdir, "tool.pem")
@@ -88,7 +88,8 @@ class Tool:
         platform.tool_jwks_url = self.base + "/.well-known/jwks.json"
         self.log = []
         self.process = subprocess.Popen(
-            [SERVER, "--problems", os.path.join(SOURCE, "problems"), "--address", "127.0.0.1",
+            [SERVER, "--problems", problems or os.path.join(SOURCE, "problems"),
+             "--address", "127.0.0.1",
              "--port", str(self.port), "--threads", "2", "--lti", path, "--lti-allow-http",
              "--lti-keyset-refetch-ms", "0", "--lti-backoff-ms", str(backoff_ms),
              "--store", "sqlite:" + (store or os.path.join(workdir, "record.db"))] + list(extra),
@@ -422,8 +423,22 @@ class LtiWithTheRecord(unittest.TestCase):
         assert out.returncode == 0, out.stderr
         cls.staff = out.stdout.strip()
         cls.platform = fake.Platform()
+        # The bundled problems and one whose gradebook keeps the latest score.
+        cls.problems = os.path.join(cls.workdir, "problems")
+        os.mkdir(cls.problems)
+        with open(os.path.join(SOURCE, "problems", PROBLEM + ".json")) as f:
+            problem = json.load(f)
+        for name in os.listdir(os.path.join(SOURCE, "problems")):
+            if name.endswith(".json"):
+                with open(os.path.join(SOURCE, "problems", name)) as f, \
+                        open(os.path.join(cls.problems, name), "w") as out:
+                    out.write(f.read())
+        problem.update({"id": "consonant-latest", "passback": "latest"})
+        with open(os.path.join(cls.problems, "consonant-latest.json"), "w") as out:
+            json.dump(problem, out)
         # A back-off long enough that kill -9 comes between two attempts, never during one.
-        cls.tool = Tool(cls.platform, cls.workdir, extra=["--keys", cls.keys], backoff_ms=3000)
+        cls.tool = Tool(cls.platform, cls.workdir, extra=["--keys", cls.keys], backoff_ms=3000,
+                        problems=cls.problems)
 
     @classmethod
     def tearDownClass(cls):
@@ -467,7 +482,7 @@ class LtiWithTheRecord(unittest.TestCase):
         self.assertEqual(self.scores_of("crash-student"), [])
         # The same store, the same address: the queued score is still there and goes out.
         type(self).tool = Tool(self.platform, self.workdir, extra=["--keys", self.keys],
-                               port=self.tool.port, backoff_ms=3000)
+                               port=self.tool.port, backoff_ms=3000, problems=self.problems)
         self.case.tool = self.tool
         self.assertTrue(self.case.wait_for(lambda: len(self.scores_of("crash-student")) == 1, 20))
         time.sleep(1.0)  # nothing more arrives
@@ -488,6 +503,22 @@ class LtiWithTheRecord(unittest.TestCase):
         self.assertEqual(record["lms"], {"context": "course-42",
                                          "resource_link": "link-" + PROBLEM})
         self.assertEqual(record["score"], json.loads(answer)["score"])
+
+    def test_the_gradebook_gets_the_best_score_unless_the_problem_says_latest(self):
+        wrong = None
+        for sub, problem in (("best-student", PROBLEM), ("latest-student", "consonant-latest")):
+            token, _ = self.case.launch(sub=sub, problem=problem)
+            status, _, answer = self.case.grade(token, SOLUTION, problem)
+            self.assertEqual((status, json.loads(answer)["score"]), (200, 1.0), answer)
+            self.assertTrue(self.case.wait_for(lambda: len(self.scores_of(sub)) == 1))
+            status, _, answer = self.case.grade(token, WRONG, problem)
+            self.assertEqual(status, 200, answer)
+            wrong = json.loads(answer)["score"]
+            self.assertLess(wrong, 1.0)
+            self.assertTrue(self.case.wait_for(lambda: len(self.scores_of(sub)) == 2))
+            sent = [score["scoreGiven"] for _, score in self.scores_of(sub)]
+            # "best" (the default) sends the best so far again; "latest" sends what came.
+            self.assertEqual(sent, [1.0, 1.0] if problem == PROBLEM else [1.0, wrong], sub)
 
     def test_staff_see_a_refused_score_and_send_it_again_once(self):
         token, _ = self.case.launch(sub="retried-student")
@@ -524,7 +555,8 @@ class LtiWithTheRecord(unittest.TestCase):
     def test_two_servers_on_one_store_share_tokens_and_single_use_values(self):
         launch_url = self.platform.tool_launch_url
         other = Tool(self.platform, tempfile.mkdtemp(prefix="hg-lti-other-", dir=self.workdir),
-                     extra=["--keys", self.keys], store=os.path.join(self.workdir, "record.db"))
+                     extra=["--keys", self.keys], store=os.path.join(self.workdir, "record.db"),
+                     problems=self.problems)
         self.platform.tool_launch_url = launch_url  # launches still go to the first server
         try:
             fields, cookie = self.case.login(sub="shared-student")
