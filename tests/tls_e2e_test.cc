@@ -17,6 +17,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -73,21 +74,23 @@ struct TestCertificate {
 class TlsClient {
  public:
   TlsClient(std::uint16_t port, const std::filesystem::path& trusted, int max_version = 0)
-      : context_(ssl::context::tls_client), stream_(ioc_, context_) {
+      : context_(ssl::context::tls_client) {
+    // The context first: an SSL stream copies its settings when it is made.
     context_.load_verify_file(trusted.string());
     context_.set_verify_mode(ssl::verify_peer);
     if (max_version != 0) SSL_CTX_set_max_proto_version(context_.native_handle(), max_version);
-    stream_.set_verify_callback(ssl::host_name_verification("localhost"));
-    SSL_set_tlsext_host_name(stream_.native_handle(), "localhost");
-    stream_.next_layer().connect(tcp::endpoint(net::ip::address_v4::loopback(), port));
+    stream_.emplace(ioc_, context_);
+    stream_->set_verify_callback(ssl::host_name_verification("localhost"));
+    SSL_set_tlsext_host_name(stream_->native_handle(), "localhost");
+    stream_->next_layer().connect(tcp::endpoint(net::ip::address_v4::loopback(), port));
     const timeval timeout{10, 0};
-    setsockopt(stream_.next_layer().native_handle(), SOL_SOCKET, SO_RCVTIMEO, &timeout,
+    setsockopt(stream_->next_layer().native_handle(), SOL_SOCKET, SO_RCVTIMEO, &timeout,
                sizeof timeout);
   }
 
   beast::error_code handshake() {
     beast::error_code ec;
-    stream_.handshake(ssl::stream_base::client, ec);
+    stream_->handshake(ssl::stream_base::client, ec);
     return ec;
   }
 
@@ -99,19 +102,23 @@ class TlsClient {
       request.body() = body;
       request.prepare_payload();
     }
-    http::write(stream_, request);
+    http::write(*stream_, request);
+    return read();
+  }
+
+  HttpResponse read() {
     HttpResponse response;
-    http::read(stream_, buffer_, response);
+    http::read(*stream_, buffer_, response);
     return response;
   }
 
   // The TLS version agreed, e.g. "TLSv1.3".
-  std::string version() { return SSL_get_version(stream_.native_handle()); }
+  std::string version() { return SSL_get_version(stream_->native_handle()); }
 
  private:
   net::io_context ioc_;
   ssl::context context_;
-  beast::ssl_stream<tcp::socket> stream_;
+  std::optional<beast::ssl_stream<tcp::socket>> stream_;
   beast::flat_buffer buffer_;
 };
 
@@ -280,6 +287,24 @@ TEST_F(TlsE2E, TheHealthcheckSpeaksTlsWhenTheServerDoes) {
   EXPECT_EQ(secure.wait().code, 0) << secure.stderr_text();
   ServerProcess plain({"--healthcheck", "--address", "127.0.0.1", "--port", port});
   EXPECT_EQ(plain.wait().code, 1);  // the 400 for plain HTTP
+}
+
+TEST_F(TlsE2E, AConnectionOverTheCapIsAnswered503InTls) {
+  ServerProcess server({"--port", "0", "--address", "127.0.0.1", "--threads", "2", "--problems",
+                        kProblemsDir, "--max-connections", "1", "--tls-cert",
+                        certificate_->cert.string(), "--tls-key", certificate_->key.string()});
+  const std::uint16_t port = server.wait_listening();
+  ASSERT_NE(port, 0);
+  // Handshaken, its first request still to come: it holds the only place, and is not closed
+  // to make room.
+  TlsClient holder(port, certificate_->cert);
+  ASSERT_FALSE(holder.handshake());
+  TlsClient refused(port, certificate_->cert);
+  ASSERT_FALSE(refused.handshake());
+  const HttpResponse answer = refused.read();
+  EXPECT_EQ(answer.result(), http::status::service_unavailable);
+  EXPECT_EQ(Json::parse(answer.body())["error"]["code"], "too_many_connections");
+  EXPECT_EQ(holder.send(http::verb::get, "/healthz").result(), http::status::ok);
 }
 
 // --- Refusing to start ---------------------------------------------------------------------
