@@ -19,9 +19,10 @@ Result<std::shared_ptr<Listener>> Listener::open(net::io_context& ioc,
                                                  std::size_t max_connections,
                                                  SessionTimeouts timeouts,
                                                  LongGradings* long_gradings,
-                                                 ListenerShares shares) {
+                                                 ListenerShares shares,
+                                                 net::ssl::context* tls) {
   auto listener = std::make_shared<Listener>(ioc, router, access_log, max_connections, timeouts,
-                                             long_gradings, shares);
+                                             long_gradings, shares, tls);
   tcp::acceptor& acceptor = listener->acceptor_;
   beast::error_code ec;
   const auto fail = [&](const char* step) {
@@ -42,7 +43,8 @@ Result<std::shared_ptr<Listener>> Listener::open(net::io_context& ioc,
 
 Listener::Listener(net::io_context& ioc, const Router& router, AccessLog& access_log,
                    std::size_t max_connections, SessionTimeouts timeouts,
-                   LongGradings* long_gradings, ListenerShares shares)
+                   LongGradings* long_gradings, ListenerShares shares,
+                   net::ssl::context* tls)
     : ioc_(ioc),
       acceptor_(net::make_strand(ioc)),
       retry_timer_(acceptor_.get_executor()),
@@ -51,7 +53,8 @@ Listener::Listener(net::io_context& ioc, const Router& router, AccessLog& access
       long_gradings_(long_gradings),
       connections_(std::make_shared<Connections>(max_connections, shares.connections_per_address,
                                                  shares.unsent_answer_budget)),
-      timeouts_(timeouts) {}
+      timeouts_(timeouts),
+      tls_(tls) {}
 
 tcp::endpoint Listener::local_endpoint() const {
   beast::error_code ec;
@@ -93,7 +96,7 @@ void Listener::on_accept(beast::error_code ec, tcp::socket socket) {
   beast::error_code ignored;
   const net::ip::address address = socket.remote_endpoint(ignored).address();
   auto session = std::make_shared<Session>(std::move(socket), router_, access_log_, connections_,
-                                           timeouts_, long_gradings_);
+                                           timeouts_, long_gradings_, tls_);
   if (std::optional<Error> refused = connections_->add(session, address)) {
     session->reject(std::move(*refused));
   } else {

@@ -29,16 +29,18 @@ class Listener : public std::enable_shared_from_this<Listener> {
   // Binds and listens on `endpoint` (port 0: a free one). The error names the endpoint and
   // the system's reason. `router`, `access_log` and `long_gradings` must outlive the
   // listener and its sessions; without `long_gradings`, each session answers every request
-  // on its own strand.
+  // on its own strand. With `tls` (which must outlive them too), every connection speaks
+  // HTTPS.
   static Result<std::shared_ptr<Listener>> open(
       net::io_context& ioc, const tcp::endpoint& endpoint, const Router& router,
       AccessLog& access_log, std::size_t max_connections = limits::kMaxConnections,
       SessionTimeouts timeouts = {}, LongGradings* long_gradings = nullptr,
-      ListenerShares shares = {});
+      ListenerShares shares = {}, net::ssl::context* tls = nullptr);
 
   Listener(net::io_context& ioc, const Router& router, AccessLog& access_log,
            std::size_t max_connections, SessionTimeouts timeouts = {},
-           LongGradings* long_gradings = nullptr, ListenerShares shares = {});
+           LongGradings* long_gradings = nullptr, ListenerShares shares = {},
+           net::ssl::context* tls = nullptr);
 
   // Where it listens, with the real port.
   tcp::endpoint local_endpoint() const;
@@ -62,6 +64,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
   LongGradings* const long_gradings_;
   std::shared_ptr<Connections> connections_;
   const SessionTimeouts timeouts_;
+  net::ssl::context* const tls_;  // nullptr: plain HTTP
   bool stopping_ = false;
 };
 

@@ -17,6 +17,7 @@
 #include "server.h"
 #include "service.h"
 #include "submission_store.h"
+#include "tls_context.h"
 
 namespace {
 
@@ -48,7 +49,21 @@ int main(int argc, char** argv) {
     std::cout << server::usage(program);
     return 0;
   }
-  if (options.healthcheck) return server::healthcheck(options.address, options.port, std::cerr);
+  if (options.healthcheck) {
+    return server::healthcheck(options.address, options.port, std::cerr,
+                               !options.tls_cert.empty());
+  }
+
+  // HTTPS: the certificate and key are read once, before anything else is opened.
+  std::unique_ptr<boost::asio::ssl::context> tls;
+  if (!options.tls_cert.empty()) {
+    auto loaded_tls = server::load_tls_context(options.tls_cert, options.tls_key);
+    if (!loaded_tls) {
+      std::cerr << program << ": " << loaded_tls.error().message << "; not starting\n";
+      return 1;
+    }
+    tls = std::move(loaded_tls).value();
+  }
 
   const auto dir = options.problems.empty() ? server::default_problems_dir() : options.problems;
   auto loaded = server::ProblemCatalog::open(dir);
@@ -107,7 +122,8 @@ int main(int argc, char** argv) {
       server::serve(service, options.address, options.port, server::thread_count(options.threads),
                     std::cout, std::cerr,
                     {options.max_connections, options.read_timeout, options.shutdown_grace,
-                     options.max_connections_per_address, options.unsent_answer_budget});
+                     options.max_connections_per_address, options.unsent_answer_budget},
+                    tls.get());
   lti.reset();  // its passback thread uses the store
   if (store) {
     store->close();

@@ -30,9 +30,10 @@ bool parse_number(std::string_view text, T max, T& out) {
 
 // The flags of Part 2, each of which may come from HEADGRADER_<FLAG> (API.md Part 2). Flags
 // without a value ("--lti-allow-http") take "1" or "true" from their variable.
-constexpr std::array<std::string_view, 7> kEnvFlags = {
+constexpr std::array<std::string_view, 9> kEnvFlags = {
     "--keys",  "--grading",    "--max-connections-per-address", "--unsent-answer-budget-bytes",
-    "--store", "--rate-limit", "--lti"};
+    "--store", "--rate-limit", "--lti",
+    "--tls-cert", "--tls-key"};
 constexpr std::array<std::string_view, 1> kEnvSwitches = {"--lti-allow-http"};
 
 std::string env_name(std::string_view flag) {
@@ -140,7 +141,8 @@ Result<ServerOptions> parse_arguments(std::span<const std::string_view> args) {
         flag != "--shutdown-grace-ms" && flag != "--keys" && flag != "--grading" &&
         flag != "--max-connections-per-address" && flag != "--unsent-answer-budget-bytes" &&
         flag != "--store" && flag != "--rate-limit" && flag != "--lti" &&
-        flag != "--lti-keyset-refetch-ms" && flag != "--lti-backoff-ms") {
+        flag != "--lti-keyset-refetch-ms" && flag != "--lti-backoff-ms" &&
+        flag != "--tls-cert" && flag != "--tls-key") {
       return usage_error("unknown argument \"" + std::string(flag) + "\"; see --help");
     }
     if (!has_value) {
@@ -153,6 +155,13 @@ Result<ServerOptions> parse_arguments(std::span<const std::string_view> args) {
     } else if (flag == "--lti") {
       if (value.empty()) return usage_error("--lti needs the LTI configuration file");
       options.lti = std::filesystem::path(value);
+    } else if (flag == "--tls-cert" || flag == "--tls-key") {
+      if (value.empty()) {
+        return usage_error(std::string(flag) + (flag == "--tls-cert"
+                                                    ? " needs the certificate chain file (PEM)"
+                                                    : " needs the private key file (PEM)"));
+      }
+      (flag == "--tls-cert" ? options.tls_cert : options.tls_key) = std::filesystem::path(value);
     } else if (flag == "--lti-keyset-refetch-ms" || flag == "--lti-backoff-ms") {
       unsigned millis = 0;
       if (!parse_number<unsigned>(value, kMaxReadTimeoutMs, millis)) {
@@ -247,6 +256,14 @@ Result<ServerOptions> parse_arguments(std::span<const std::string_view> args) {
     return usage_error(
         "--rate-limit counts the gradings in the store; it needs a --store other than none");
   }
+  if (options.tls_cert.empty() != options.tls_key.empty()) {
+    return usage_error(
+        std::string(options.tls_cert.empty() ? "--tls-key" : "--tls-cert") + " is given without " +
+        (options.tls_cert.empty() ? "--tls-cert (HEADGRADER_TLS_CERT)"
+                                  : "--tls-key (HEADGRADER_TLS_KEY)") +
+        ": HTTPS needs both the certificate chain and its private key; give both, or neither "
+        "to serve plain HTTP (behind a reverse proxy that speaks HTTPS)");
+  }
   if (options.grading_needs_key.value_or(false) && options.keys.empty()) {
     return usage_error("--grading key needs --keys FILE: without keys nobody could grade");
   }
@@ -285,6 +302,10 @@ options:
   --lti FILE        act as an LTI 1.3 tool with this configuration (README, LTI 1.3);
                     env HEADGRADER_LTI
   --lti-allow-http  accept http:// platform URLs (tests on loopback only)
+  --tls-cert FILE   serve HTTPS with this certificate chain (PEM, the server's first)
+                    and --tls-key; both or neither; without them plain HTTP, e.g.
+                    behind a reverse proxy (README, HTTPS)      [HEADGRADER_TLS_CERT]
+  --tls-key FILE    the certificate's private key (PEM)          [HEADGRADER_TLS_KEY]
   --keys FILE       the keys file (headgrader keys add); turns on staff routes and,
                     by default, makes grading need a key            [HEADGRADER_KEYS]
   --grading MODE    open (anyone may grade) or key; default: key with --keys, else
@@ -298,9 +319,9 @@ options:
                     exit 0 when it answers 200, else 1 (for container health checks)
   --help            this text
 
-Prints "listening on http://ADDRESS:PORT" once it accepts connections, one JSON access-log
-line per request on stderr, and on SIGTERM or SIGINT stops accepting, lets requests in
-flight finish (up to 5 s) and exits 0.
+Prints "listening on http://ADDRESS:PORT" (https:// with --tls-cert) once it accepts
+connections, one JSON access-log line per request on stderr, and on SIGTERM or SIGINT stops
+accepting, lets requests in flight finish (up to 5 s) and exits 0.
 )";
   return text;
 }

@@ -61,6 +61,10 @@ struct ServerOptions {
   bool lti_allow_http = false;
   std::chrono::milliseconds lti_keyset_refetch = limits::kLtiKeysetRefetchInterval;
   std::chrono::milliseconds lti_first_backoff = limits::kPassbackFirstBackoff;
+  // HTTPS (README, HTTPS): --tls-cert FILE and --tls-key FILE (env HEADGRADER_TLS_CERT,
+  // HEADGRADER_TLS_KEY), both or neither; empty: plain HTTP.
+  std::filesystem::path tls_cert;
+  std::filesystem::path tls_key;
 };
 
 // Looks up an environment variable; nullopt when it is not set.

@@ -78,7 +78,8 @@ void reload_keys(KeySource& keys) {
 }  // namespace
 
 int serve(const Service& service, const std::string& address, std::uint16_t port,
-          unsigned threads, std::ostream& out, std::ostream& err, const ConnectionTuning& tuning) {
+          unsigned threads, std::ostream& out, std::ostream& err, const ConnectionTuning& tuning,
+          net::ssl::context* tls) {
   beast::error_code ec;
   const net::ip::address ip = net::ip::make_address(address, ec);
   if (ec) {
@@ -103,7 +104,7 @@ int serve(const Service& service, const std::string& address, std::uint16_t port
   Result<std::shared_ptr<Listener>> opened =
       Listener::open(ioc, {ip, port}, router, access_log, tuning.max_connections, timeouts,
                      &long_gradings,
-                     {tuning.max_connections_per_address, tuning.unsent_answer_budget});
+                     {tuning.max_connections_per_address, tuning.unsent_answer_budget}, tls);
   if (!opened) {
     err << opened.error().message << '\n';
     return 1;
@@ -140,7 +141,7 @@ int serve(const Service& service, const std::string& address, std::uint16_t port
           std::chrono::steady_clock::now() + tuning.shutdown_grace, ioc);
   });
 
-  out << "listening on http://" << url_host(ip) << ':' << listener->local_endpoint().port()
+  out << (tls != nullptr ? "listening on https://" : "listening on http://") << url_host(ip) << ':' << listener->local_endpoint().port()
       << std::endl;
 
   std::vector<std::thread> pool;
@@ -161,7 +162,7 @@ int serve(const Service& service, const std::string& address, std::uint16_t port
   return 0;
 }
 
-int healthcheck(const std::string& address, std::uint16_t port, std::ostream& err) {
+int healthcheck(const std::string& address, std::uint16_t port, std::ostream& err, bool tls) {
   beast::error_code ec;
   net::ip::address ip = net::ip::make_address(address, ec);
   if (ec) {
@@ -175,6 +176,9 @@ int healthcheck(const std::string& address, std::uint16_t port, std::ostream& er
 
   net::io_context ioc;
   beast::tcp_stream stream(ioc);
+  net::ssl::context client(net::ssl::context::tls_client);
+  std::optional<beast::ssl_stream<beast::tcp_stream&>> secure;
+  if (tls) secure.emplace(stream, client);
   beast::flat_buffer buffer;
   http::request<http::empty_body> request{http::verb::get, "/healthz", 11};
   request.set(http::field::host, url_host(ip));
@@ -182,20 +186,30 @@ int healthcheck(const std::string& address, std::uint16_t port, std::ostream& er
   http::response<http::string_body> response;
   beast::error_code failure;
 
-  // connect → write → read, all within one deadline.
+  // connect → (handshake →) write → read, all within one deadline.
+  const auto exchange = [&](auto& http_stream) {
+    http::async_write(http_stream, request, [&](beast::error_code write_ec, std::size_t) {
+      if (write_ec) {
+        failure = write_ec;
+        return;
+      }
+      http::async_read(http_stream, buffer, response,
+                       [&](beast::error_code read_ec, std::size_t) { failure = read_ec; });
+    });
+  };
   stream.expires_after(kHealthcheckTimeout);
   stream.async_connect(tcp::endpoint(ip, port), [&](beast::error_code connect_ec) {
     if (connect_ec) {
       failure = connect_ec;
       return;
     }
-    http::async_write(stream, request, [&](beast::error_code write_ec, std::size_t) {
-      if (write_ec) {
-        failure = write_ec;
+    if (!secure) return exchange(stream);
+    secure->async_handshake(net::ssl::stream_base::client, [&](beast::error_code handshake_ec) {
+      if (handshake_ec) {
+        failure = handshake_ec;
         return;
       }
-      http::async_read(stream, buffer, response,
-                       [&](beast::error_code read_ec, std::size_t) { failure = read_ec; });
+      exchange(*secure);
     });
   });
   ioc.run();

@@ -10,6 +10,8 @@
 #include <iosfwd>
 #include <string>
 
+#include <boost/asio/ssl/context.hpp>
+
 #include "headgrader/limits.h"
 #include "headgrader/problem.h"
 #include "service.h"
@@ -26,17 +28,20 @@ struct ConnectionTuning {
   std::size_t unsent_answer_budget = limits::kUnsentAnswerBudget;
 };
 
-// Serves `service` on address:port with `threads` threads until SIGTERM or SIGINT. Writes
-// "listening on http://ADDRESS:PORT" (the real port) to `out` once accepting, failures to
+// Serves `service` on address:port with `threads` threads until SIGTERM or SIGINT, in HTTPS
+// with `tls` (load_tls_context(); it must outlive the call). Writes "listening on
+// http://ADDRESS:PORT" (https:// with `tls`; the real port) to `out` once accepting, failures to
 // `err`. On SIGHUP, and when its problems folder changes, loads the problems (and the keys
 // file) again; what failed is written to stderr and the old set goes on serving. Returns the
 // process exit code: 0 after a signal, 1 when it cannot listen.
 int serve(const Service& service, const std::string& address, std::uint16_t port,
           unsigned threads, std::ostream& out, std::ostream& err,
-          const ConnectionTuning& tuning = {});
+          const ConnectionTuning& tuning = {}, boost::asio::ssl::context* tls = nullptr);
 
-// GET /healthz on address:port (0.0.0.0 and :: mean loopback) within a few seconds. Returns
-// 0 when the answer is 200, else 1 (with the reason on `err`).
-int healthcheck(const std::string& address, std::uint16_t port, std::ostream& err);
+// GET /healthz on address:port (0.0.0.0 and :: mean loopback) within a few seconds, over TLS
+// when `tls` (the certificate is not checked: it asks the server on this machine whether it
+// answers). Returns 0 when the answer is 200, else 1 (with the reason on `err`).
+int healthcheck(const std::string& address, std::uint16_t port, std::ostream& err,
+                bool tls = false);
 
 }  // namespace headgrader::server

@@ -16,6 +16,8 @@ namespace {
 
 // Enough for a whole small request in one read; bigger ones continue in the parser.
 constexpr std::size_t kFirstReadBytes = 4096;
+// The first byte of a TLS connection: a handshake record (RFC 8446 §5.1, content type 22).
+constexpr unsigned char kTlsHandshakeRecord = 0x16;
 
 bool is_http_parse_error(const beast::error_code& ec) {
   return ec.category() == http::make_error_code(http::error::bad_method).category();
@@ -58,7 +60,7 @@ std::string logged_path(std::string_view target) {
 
 Session::Session(tcp::socket&& socket, const Router& router, AccessLog& access_log,
                  std::shared_ptr<Connections> connections, SessionTimeouts timeouts,
-                 LongGradings* long_gradings)
+                 LongGradings* long_gradings, net::ssl::context* tls)
     : socket_(std::move(socket)),
       watchdog_(socket_.get_executor()),
       router_(router),
@@ -72,13 +74,14 @@ Session::Session(tcp::socket&& socket, const Router& router, AccessLog& access_l
   beast::error_code ignored;
   socket_.non_blocking(true, ignored);
   address_ = socket_.remote_endpoint(ignored).address();
+  if (tls != nullptr) tls_.emplace(socket_, *tls);
 }
 
 Session::~Session() { connections_->remove(this); }
 
 void Session::run() {
   net::dispatch(socket_.get_executor(),
-                beast::bind_front_handler(&Session::do_wait, shared_from_this()));
+                beast::bind_front_handler(&Session::start, shared_from_this()));
 }
 
 void Session::reject(Error error) {
@@ -89,6 +92,11 @@ void Session::reject(Error error) {
                       "",
                       "",
                       std::nullopt};
+    if (self->tls_) {
+      // Answered in TLS, or the client could not read it.
+      self->rejection_ = std::move(error);
+      return self->do_await_hello();
+    }
     self->do_write(error_response(error, 11, false), /*linger=*/true);
   });
 }
@@ -101,6 +109,75 @@ void Session::shutdown() {
     beast::error_code ignored;
     if (self->idle_) self->socket_.cancel(ignored);
   });
+}
+
+void Session::start() {
+  if (tls_) return do_await_hello();
+  do_wait();
+}
+
+// --- HTTPS: the handshake ---------------------------------------------------------------------
+
+// The hello and the handshake are under the read timeout, as a first request is: a client
+// that never completes it is closed, and counts toward the connection caps meanwhile.
+void Session::do_await_hello() {
+  idle_ = true;  // shutdown() closes it as it closes a connection waiting for a request
+  set_deadline(std::chrono::steady_clock::now() + timeouts_.read);
+  socket_.async_wait(tcp::socket::wait_read,
+                     beast::bind_front_handler(&Session::on_hello, shared_from_this()));
+}
+
+void Session::on_hello(beast::error_code ec) {
+  if (ec || shutting_down_) {
+    idle_ = false;
+    return do_close();
+  }
+  unsigned char first = 0;
+  const ssize_t n = ::recv(socket_.native_handle(), &first, 1, MSG_PEEK | MSG_DONTWAIT);
+  if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
+    return socket_.async_wait(tcp::socket::wait_read,
+                              beast::bind_front_handler(&Session::on_hello, shared_from_this()));
+  }
+  if (n <= 0) {  // closed or reset before a byte
+    idle_ = false;
+    return do_close();
+  }
+  if (first != kTlsHandshakeRecord) {
+    // Plain HTTP (an http:// URL for an https:// server): told so in plain HTTP, and closed.
+    idle_ = false;
+    tls_.reset();
+    pending_ = {std::chrono::steady_clock::now(), std::chrono::system_clock::now(), "", "", "",
+                std::nullopt};
+    const Error error{error_code::kBadRequest,
+                      "this port speaks HTTPS: a connection must begin with a TLS handshake, "
+                      "and this one began with plain bytes; use an https:// URL",
+                      ""};
+    return do_write(error_response(error, 11, false), /*linger=*/true);
+  }
+  tls_->async_handshake(net::ssl::stream_base::server,
+                        beast::bind_front_handler(&Session::on_handshake, shared_from_this()));
+}
+
+void Session::on_handshake(beast::error_code ec) {
+  idle_ = false;
+  // Not TLS after all, no common version or cipher, the deadline, or shutdown().
+  if (ec) return do_close();
+  after_handshake();
+}
+
+void Session::after_handshake() {
+  if (!rejection_) return do_wait();
+  const Error error = std::move(*rejection_);
+  rejection_.reset();
+  do_write(error_response(error, 11, false), /*linger=*/true);
+}
+
+void Session::send_close_notify() {
+  if (!tls_) return;
+  // The socket is non-blocking: the alert goes if the socket takes it now, and the wait for
+  // the client's own close_notify ends at once (would_block), which is all that is wanted.
+  beast::error_code ignored;
+  tls_->shutdown(ignored);
 }
 
 // Step 1: wait for the first byte of the next request, as long as an idle client may.
@@ -117,8 +194,10 @@ void Session::do_wait() {
   if (!first_request_) connections_->set_idle(this, true);
   set_deadline(std::chrono::steady_clock::now() +
                (first_request_ ? timeouts_.read : timeouts_.idle));
-  socket_.async_read_some(buffer_.prepare(kFirstReadBytes),
-                          beast::bind_front_handler(&Session::on_wait, shared_from_this()));
+  with_stream([&](auto& stream) {
+    stream.async_read_some(buffer_.prepare(kFirstReadBytes),
+                           beast::bind_front_handler(&Session::on_wait, shared_from_this()));
+  });
 }
 
 void Session::on_wait(beast::error_code ec, std::size_t bytes) {
@@ -159,8 +238,11 @@ void Session::start_request() {
 }
 
 void Session::do_read_header() {
-  http::async_read_header(socket_, buffer_, *parser_,
-                          beast::bind_front_handler(&Session::on_read_header, shared_from_this()));
+  with_stream([&](auto& stream) {
+    http::async_read_header(
+        stream, buffer_, *parser_,
+        beast::bind_front_handler(&Session::on_read_header, shared_from_this()));
+  });
 }
 
 void Session::on_read_header(beast::error_code ec, std::size_t) {
@@ -198,9 +280,11 @@ void Session::on_header() {
     // The client waits for this before sending the body (curl does for large bodies).
     continue_ = {http::status::continue_, header.version()};
     set_deadline(std::chrono::steady_clock::now() + limits::kWriteTimeout);
-    return http::async_write(
-        socket_, continue_,
-        beast::bind_front_handler(&Session::on_continue_written, shared_from_this()));
+    return with_stream([&](auto& stream) {
+      http::async_write(
+          stream, continue_,
+          beast::bind_front_handler(&Session::on_continue_written, shared_from_this()));
+    });
   }
   do_read_body();
 }
@@ -213,8 +297,10 @@ void Session::on_continue_written(beast::error_code ec, std::size_t) {
 
 // Step 3: the rest of the body, still under the request's deadline.
 void Session::do_read_body() {
-  http::async_read(socket_, buffer_, *parser_,
-                   beast::bind_front_handler(&Session::on_read_body, shared_from_this()));
+  with_stream([&](auto& stream) {
+    http::async_read(stream, buffer_, *parser_,
+                     beast::bind_front_handler(&Session::on_read_body, shared_from_this()));
+  });
 }
 
 void Session::on_read_body(beast::error_code ec, std::size_t) {
@@ -351,6 +437,15 @@ void Session::do_write(Response response, bool linger) {
   linger_after_write_ = linger;
   set_deadline(std::chrono::steady_clock::now() + limits::kWriteTimeout);
   serializer_.emplace(response_);
+  if (tls_) {
+    // Always asynchronously: a TLS write that the socket takes only in part cannot be resumed
+    // by a later synchronous one (the engine has handed over the rest of its record), so
+    // every answer is counted as unsent until written.
+    unsent_held_ = response_.body().size();
+    if (unsent_held_ > 0) connections_->answers().hold(address_, unsent_held_);
+    return http::async_write(*tls_, *serializer_,
+                             beast::bind_front_handler(&Session::on_write, shared_from_this()));
+  }
   beast::error_code ec;
   http::write(socket_, *serializer_, ec);  // the socket is non-blocking: never waits
   if (ec == net::error::would_block || ec == net::error::try_again) {
@@ -384,7 +479,10 @@ void Session::on_write(beast::error_code ec, std::size_t) {
   }
   if (ec) return do_close();
   if (linger_after_write_) return do_linger();
-  if (!keep_alive) return do_close();
+  if (!keep_alive) {
+    send_close_notify();
+    return do_close();
+  }
   do_wait();
 }
 
@@ -392,6 +490,7 @@ void Session::on_write(beast::error_code ec, std::size_t) {
 // (or limits::kLingerTimeout / kMaxLingerBytes): closing with unread input would reset the
 // connection and could destroy the answer before the client reads it.
 void Session::do_linger() {
+  send_close_notify();  // HTTPS: what follows is read from the socket, TLS or not
   beast::error_code ignored;
   socket_.shutdown(tcp::socket::shutdown_send, ignored);
   set_deadline(std::chrono::steady_clock::now() + limits::kLingerTimeout);

@@ -9,6 +9,9 @@
 // until the recorded one. A timer cancelled and re-armed for each read and write (as
 // beast::tcp_stream does) cost a sixth of a grading's server time and a third of a
 // /healthz's (README, Benchmark).
+// With a TLS context (--tls-cert), the connection first waits for the client's hello and
+// handshakes, under the read timeout, and then speaks the same HTTP through the TLS stream;
+// its answers are always written asynchronously (README, HTTPS).
 // Thread-safety: a Session lives on its strand; only shutdown() may be called from elsewhere.
 #pragma once
 
@@ -17,9 +20,11 @@
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/ssl/context.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/beast/ssl/ssl_stream.hpp>
 #include <chrono>
 #include <memory>
 #include <optional>
@@ -48,9 +53,10 @@ class Session : public std::enable_shared_from_this<Session> {
  public:
   // `socket` should run on its own strand; `router`, `access_log` and `long_gradings` must
   // outlive the session. Without `long_gradings`, every request is answered on the strand.
+  // With `tls` (which must outlive the session too), the connection speaks HTTPS.
   Session(tcp::socket&& socket, const Router& router, AccessLog& access_log,
           std::shared_ptr<Connections> connections, SessionTimeouts timeouts = {},
-          LongGradings* long_gradings = nullptr);
+          LongGradings* long_gradings = nullptr, net::ssl::context* tls = nullptr);
   ~Session();
 
   // Serves requests until the client leaves, a deadline passes or shutdown() is called.
@@ -70,6 +76,24 @@ class Session : public std::enable_shared_from_this<Session> {
     std::optional<bool> passed;
   };
 
+  void start();
+  // HTTPS: the first byte decides between the handshake and a plain-HTTP client's 400.
+  void do_await_hello();
+  void on_hello(beast::error_code ec);
+  void on_handshake(beast::error_code ec);
+  // After the handshake: the cap's answer, if the connection was rejected, else do_wait().
+  void after_handshake();
+  // HTTPS: says goodbye in TLS (close_notify), when the socket takes it at once.
+  void send_close_notify();
+  // Calls `op` with the stream that carries HTTP: the TLS stream, or the socket.
+  template <class Op>
+  void with_stream(Op&& op) {
+    if (tls_) {
+      op(*tls_);
+    } else {
+      op(socket_);
+    }
+  }
   void do_wait();
   void on_wait(beast::error_code ec, std::size_t bytes);
   void start_request();
@@ -100,6 +124,9 @@ class Session : public std::enable_shared_from_this<Session> {
   void on_watchdog(beast::error_code ec);
 
   tcp::socket socket_;
+  // Over socket_ with --tls-cert; reset when a plain-HTTP client is answered instead.
+  std::optional<beast::ssl_stream<tcp::socket&>> tls_;
+  std::optional<Error> rejection_;  // HTTPS: the cap's answer, written after the handshake
   net::ip::address address_;  // the client's
   net::steady_timer watchdog_;  // fires no later than expiry_
   std::chrono::steady_clock::time_point expiry_;

@@ -124,11 +124,11 @@ class ServerProcess {
     return read_stdout(timeout, 4096, [](const std::string&) { return false; });
   }
 
-  // Waits for the listening line; returns the port, or 0.
+  // Waits for the listening line (http://, or https:// with --tls-cert); returns the port,
+  // or 0.
   std::uint16_t wait_listening() {
     const std::string line = read_line();
-    const std::string prefix = "listening on http://";
-    if (!line.starts_with(prefix)) {
+    if (!line.starts_with("listening on http://") && !line.starts_with("listening on https://")) {
       ADD_FAILURE() << "no listening line; got \"" << line << "\"; stderr: " << stderr_text();
       return 0;
     }
