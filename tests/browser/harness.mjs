@@ -17,7 +17,7 @@ const help = spawnSync(serverBin, ['--help'], { encoding: 'utf8' });
 const helpText = `${help.stdout || ''}${help.stderr || ''}`;
 export const serverHas = (flag) => helpText.includes(flag);
 
-// Starts the server; resolves to {origin, workdir, stop()}. `extra`: more flags; `port`: a
+// Starts the server; resolves to {origin, stop()}. `extra`: more flags; `port`: a
 // port chosen beforehand (an LTI tool's configuration names its own URL), else a free one.
 export async function startServer(extra = [], { port = 0 } = {}) {
   const workdir = mkdtempSync(join(tmpdir(), 'headgrader-browser-'));
@@ -41,7 +41,6 @@ export async function startServer(extra = [], { port = 0 } = {}) {
   });
   return {
     origin,
-    workdir,
     async stop() {
       const exited = new Promise((r) => child.on('exit', r));
       child.kill('SIGTERM');

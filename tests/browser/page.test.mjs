@@ -1,6 +1,7 @@
 // The student page (API.md §10) in headless Chromium against the real server binary: what a
 // student sees is what the server answered, nothing leaves the origin, bad input costs no
-// attempt, the keyboard alone works, and axe finds no WCAG 2 A/AA violation.
+// attempt, a refused attempt (429) says when to try again, the keyboard alone works, and axe
+// finds no WCAG 2 A/AA violation.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
