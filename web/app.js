@@ -191,20 +191,26 @@ function showError(error) {
   return false;
 }
 
+// A 429 (API.md §8): the server's message (it says why and when) is announced once in the
+// status; the countdown beside it is not a live region, so a screen reader is not told every
+// second. Grade stays disabled until the wait is over, the matrices and last result untouched.
 function waitForRetry(seconds, message) {
   const until = new Date(Date.now() + seconds * 1000);
   const status = $('grade-status');
+  const countdown = $('grade-countdown');
   clearInterval(state.retryTimer);
+  status.textContent = `Not graded: ${message}. You may grade again at ${until.toLocaleTimeString()}.`;
   const tick = () => {
     const left = Math.ceil((until - Date.now()) / 1000);
     if (left <= 0) {
       clearInterval(state.retryTimer);
       state.retryTimer = null;
+      countdown.textContent = '';
+      validate();  // first: with no wait left it clears the status
       status.textContent = 'You may grade again.';
-      validate();
       return;
     }
-    status.textContent = `${message} The next grading is allowed at ${until.toLocaleTimeString()} (in ${left} s).`;
+    countdown.textContent = `Grade is available again in ${left} s.`;
   };
   state.retryTimer = setInterval(tick, 1000);
   tick();

@@ -2,6 +2,7 @@
 // Chromium driven by playwright-core, each started fresh and stopped at the end.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,10 +17,11 @@ const help = spawnSync(serverBin, ['--help'], { encoding: 'utf8' });
 const helpText = `${help.stdout || ''}${help.stderr || ''}`;
 export const serverHas = (flag) => helpText.includes(flag);
 
-// Starts the server; resolves to {origin, stop()}. `extra`: more flags.
-export async function startServer(extra = []) {
+// Starts the server; resolves to {origin, stop()}. `extra`: more flags; `port`: a
+// port chosen beforehand (an LTI tool's configuration names its own URL), else a free one.
+export async function startServer(extra = [], { port = 0 } = {}) {
   const workdir = mkdtempSync(join(tmpdir(), 'headgrader-browser-'));
-  const args = ['--address', '127.0.0.1', '--port', '0', '--threads', '2', ...extra];
+  const args = ['--address', '127.0.0.1', '--port', String(port), '--threads', '2', ...extra];
   if (serverHas('--store') && !extra.includes('--store')) args.push('--store', 'none');
   const child = spawn(serverBin, args, { cwd: workdir, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
@@ -42,6 +44,50 @@ export async function startServer(extra = []) {
     async stop() {
       const exited = new Promise((r) => child.on('exit', r));
       child.kill('SIGTERM');
+      await exited;
+      rmSync(workdir, { recursive: true, force: true });
+    },
+  };
+}
+
+// A loopback port free now (for a server whose configuration must name it before it starts).
+export function freePort() {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolvePort(port));
+    });
+  });
+}
+
+// The LTI suite's independent platform (tests/lti/platform.py via lti_platform.py) for a tool
+// at `base`: resolves to {config (the --lti file), login (the /lti/login query), stop()}.
+export async function startPlatform(base) {
+  const workdir = mkdtempSync(join(tmpdir(), 'headgrader-lms-'));
+  const child = spawn('/usr/bin/python3', [join(here, 'lti_platform.py'), workdir, base], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => { stderr += chunk; });
+  const info = await new Promise((resolveInfo, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`the platform did not start: ${stderr}`)), 20000);
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      if (out.includes('\n')) {
+        clearTimeout(timer);
+        resolveInfo(JSON.parse(out.slice(0, out.indexOf('\n'))));
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`the platform exited ${code}: ${stderr}`)));
+  });
+  const { config, ...login } = info;
+  return {
+    config,
+    login: new URLSearchParams({ ...login, target_link_uri: `${base}/lti/launch` }).toString(),
+    async stop() {
+      const exited = new Promise((r) => child.on('exit', r));
+      child.stdin.end();
       await exited;
       rmSync(workdir, { recursive: true, force: true });
     },
