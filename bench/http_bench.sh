@@ -7,7 +7,7 @@
 # priority as the server), and WRK_SCHED=batch as a SCHED_BATCH task (its fair share of the
 # cores, but its wakeups do not preempt the server mid-request), to see how much of the
 # latency is the scheduler sharing the cores between the load generator and the server
-# (README, Benchmark). Not a test: run it by hand on a quiet machine.
+# (docs/benchmarks.md). Not a test: run it by hand on a quiet machine.
 #
 #   bench/http_bench.sh [path/to/headgrader-server]     (default: build/server/headgrader-server)
 #   env: CONNECTIONS (64), DURATION (10s), WRK_THREADS (2), SERVER_THREADS (nproc), ROUNDS (1),

@@ -4,7 +4,7 @@
 // Lines are written in batches by a thread of the log's own, at most
 // limits::kAccessLogFlushInterval after the answer: one write(2) per request cost a grading
 // about a fifth of its throughput when stderr is a pipe read by another process, as under
-// Docker (README, Benchmark).
+// Docker (docs/benchmarks.md).
 // Thread-safety: AccessLog::write may be called from any thread and keeps whole lines in the
 // order of the calls; format_access_log is pure.
 #pragma once

@@ -3,7 +3,7 @@
 // it is spent, a connection from an address that holds at least an equal share of what is
 // held waits before its next answer is computed, until the budget has room again: a client
 // that asks for big answers and never reads them stops itself, not the others, and the
-// memory held stays bounded (README, Hardening).
+// memory held stays bounded (docs/hardening.md).
 // Thread-safety: every member may be called from any thread.
 #pragma once
 

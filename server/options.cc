@@ -299,12 +299,12 @@ options:
   --address ADDR    IP address to listen on; default 0.0.0.0
   --port N          TCP port; default 8080; 0 picks a free one
   --threads N       threads serving requests; default: the hardware's concurrency
-  --lti FILE        act as an LTI 1.3 tool with this configuration (README, LTI 1.3);
+  --lti FILE        act as an LTI 1.3 tool with this configuration (docs/lti.md);
                     env HEADGRADER_LTI
   --lti-allow-http  accept http:// platform URLs (tests on loopback only)
   --tls-cert FILE   serve HTTPS with this certificate chain (PEM, the server's first)
                     and --tls-key; both or neither; without them plain HTTP, e.g.
-                    behind a reverse proxy (README, HTTPS)      [HEADGRADER_TLS_CERT]
+                    behind a reverse proxy (docs/deploy.md)      [HEADGRADER_TLS_CERT]
   --tls-key FILE    the certificate's private key (PEM)          [HEADGRADER_TLS_KEY]
   --keys FILE       the keys file (headgrader keys add); turns on staff routes and,
                     by default, makes grading need a key            [HEADGRADER_KEYS]

@@ -36,7 +36,7 @@ struct ServerOptions {
   unsigned threads = 0;  // 0: the hardware's concurrency
   bool help = false;
   bool healthcheck = false;  // GET /healthz on ADDRESS (loopback for 0.0.0.0/::), PORT
-  // Hidden flags for tests (not in --help; README, Hardening): --max-connections N lowers
+  // Hidden flags for tests (not in --help; docs/hardening.md): --max-connections N lowers
   // the connection cap, --read-timeout-ms N shortens the read and idle timeouts,
   // --shutdown-grace-ms N the grace given to requests in flight on SIGTERM.
   // Part 2 (API.md §7): the keys file, and whether grading needs a key (default: only with
@@ -61,7 +61,7 @@ struct ServerOptions {
   bool lti_allow_http = false;
   std::chrono::milliseconds lti_keyset_refetch = limits::kLtiKeysetRefetchInterval;
   std::chrono::milliseconds lti_first_backoff = limits::kPassbackFirstBackoff;
-  // HTTPS (README, HTTPS): --tls-cert FILE and --tls-key FILE (env HEADGRADER_TLS_CERT,
+  // HTTPS (docs/deploy.md, HTTPS): --tls-cert FILE and --tls-key FILE (env HEADGRADER_TLS_CERT,
   // HEADGRADER_TLS_KEY), both or neither; empty: plain HTTP.
   std::filesystem::path tls_cert;
   std::filesystem::path tls_key;

@@ -159,7 +159,7 @@ Match match_path(std::string_view path) {
 
 // The methods each route answers (HEAD wherever GET is), for the check and for Allow. PUT and
 // DELETE of a problem exist only with --keys (`staff`): without, the server is Part 1's, where
-// they are 405 (README, Problems that change).
+// they are 405 (docs/course-staff.md).
 std::string_view allowed_methods(Route route, bool staff) {
   switch (route) {
     case Route::kGrade:

@@ -431,7 +431,7 @@ void Session::on_read_error(beast::error_code ec) {
 // Most answers fit in the socket's send buffer, so they are written right here and the next
 // step follows at once. Only what the socket does not take now is left to an asynchronous
 // write: one that completes at once is still handed to the scheduler, and with 2 threads often
-// to the other one, which costs more than the write itself (README, Benchmark).
+// to the other one, which costs more than the write itself (docs/benchmarks.md).
 void Session::do_write(Response response, bool linger) {
   response_ = std::move(response);
   linger_after_write_ = linger;

@@ -8,10 +8,10 @@
 // moving a deadline later only records it, and the timer, when it fires early, sleeps again
 // until the recorded one. A timer cancelled and re-armed for each read and write (as
 // beast::tcp_stream does) cost a sixth of a grading's server time and a third of a
-// /healthz's (README, Benchmark).
+// /healthz's (docs/benchmarks.md).
 // With a TLS context (--tls-cert), the connection first waits for the client's hello and
 // handshakes, under the read timeout, and then speaks the same HTTP through the TLS stream;
-// its answers are always written asynchronously (README, HTTPS).
+// its answers are always written asynchronously (docs/deploy.md, HTTPS).
 // Thread-safety: a Session lives on its strand; only shutdown() may be called from elsewhere.
 #pragma once
 
@@ -43,7 +43,7 @@ namespace beast = boost::beast;
 using tcp = net::ip::tcp;
 
 // How long a client may take, per connection. limits.h fixes the service's values; tests
-// shorten them through the server's hidden --read-timeout-ms flag (README, Hardening).
+// shorten them through the server's hidden --read-timeout-ms flag (docs/hardening.md).
 struct SessionTimeouts {
   std::chrono::milliseconds read = limits::kReadTimeout;  // a whole request, from its first byte
   std::chrono::milliseconds idle = limits::kIdleTimeout;  // keep-alive between requests

@@ -1,4 +1,4 @@
-// HTTPS end to end (README, HTTPS): the real server binary with --tls-cert/--tls-key and a
+// HTTPS end to end (docs/deploy.md, HTTPS): the real server binary with --tls-cert/--tls-key and a
 // self-signed certificate made by the openssl command for each run, spoken to by a TLS client
 // (Beast's SSL stream) that verifies it; answers compared byte for byte with a plain server's.
 // Also what a TLS port does with plain HTTP, with a client that never handshakes, and with a

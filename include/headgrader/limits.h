@@ -1,6 +1,6 @@
 // Every limit of the service in one place: what a submission, a problem file and an HTTP
-// request may be. The contract (API.md) fixes some; the rest are ours, documented in the
-// README. Changing one here changes it everywhere, including the error messages.
+// request may be. The contract (API.md) fixes some; the rest are ours, documented in
+// docs/http.md (Limits). Changing one here changes it everywhere, including the error messages.
 #pragma once
 
 #include <chrono>
@@ -85,7 +85,7 @@ inline constexpr std::size_t kUnsentAnswerBudget = 64 * 1024 * 1024;
 // work of a problem graded string by string, for the largest submission the contract
 // allows) is over this, about 10 ms on the development VM (a problem at the budget takes
 // seconds). It then runs on threads of its own, so that /healthz, the other connections and
-// SIGTERM are answered meanwhile (README, Long gradings).
+// SIGTERM are answered meanwhile (docs/http.md, Long gradings).
 inline constexpr std::uint64_t kLongGradingCost = 4'000'000;
 // Long gradings queued or running at once, in all and per client address; one more is
 // answered 429 rate_limited with Retry-After (seconds). A long grading holds its request's
