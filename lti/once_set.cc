@@ -7,11 +7,16 @@ namespace {
 constexpr std::size_t kSweepEvery = 1024;
 }  // namespace
 
-Result<bool> MemoryOnceSet::consume(std::string_view kind, std::string_view value,
-                                    Clock::time_point expires, Clock::time_point now) {
+std::string once_key(std::string_view kind, std::string_view value) {
   std::string key(kind);
   key += '\n';
   key += value;
+  return key;
+}
+
+Result<bool> MemoryOnceSet::consume(std::string_view kind, std::string_view value,
+                                    Clock::time_point expires, Clock::time_point now) {
+  std::string key = once_key(kind, value);
   const std::lock_guard lock(mutex_);
   const auto [it, inserted] = records_.try_emplace(std::move(key), expires);
   if (!inserted) {

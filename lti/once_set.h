@@ -28,6 +28,10 @@ class OnceSet {
                                Clock::time_point expires, Clock::time_point now) = 0;
 };
 
+// The one key a (kind, value) pair is recorded under, by every implementation: "kind\nvalue"
+// (a kind has no newline, so two pairs never share a key).
+std::string once_key(std::string_view kind, std::string_view value);
+
 class MemoryOnceSet final : public OnceSet {
  public:
   Result<bool> consume(std::string_view kind, std::string_view value, Clock::time_point expires,

@@ -9,6 +9,16 @@ OutboxEntry* MemoryScoreOutbox::find(const std::string& id) {
   return nullptr;
 }
 
+OutboxEntry* MemoryScoreOutbox::attempted(const std::string& id, int status,
+                                          const std::string& error) {
+  OutboxEntry* entry = find(id);
+  if (entry == nullptr) return nullptr;
+  entry->attempts += 1;
+  entry->last_status = status;
+  entry->last_error = error;
+  return entry;
+}
+
 Result<std::string> MemoryScoreOutbox::enqueue(OutboxEntry entry) {
   const std::lock_guard lock(mutex_);
   if (!entry.submission_id.empty()) {
@@ -40,23 +50,17 @@ Result<std::vector<OutboxEntry>> MemoryScoreOutbox::claim_due(Clock::time_point 
 
 Result<bool> MemoryScoreOutbox::mark_sent(const std::string& id, int status) {
   const std::lock_guard lock(mutex_);
-  OutboxEntry* entry = find(id);
+  OutboxEntry* entry = attempted(id, status, "");
   if (entry == nullptr) return false;
   entry->status = "sent";
-  entry->attempts += 1;
-  entry->last_status = status;
-  entry->last_error.clear();
   return true;
 }
 
 Result<bool> MemoryScoreOutbox::mark_retry(const std::string& id, Clock::time_point next_attempt,
                                            int status, const std::string& error) {
   const std::lock_guard lock(mutex_);
-  OutboxEntry* entry = find(id);
+  OutboxEntry* entry = attempted(id, status, error);
   if (entry == nullptr) return false;
-  entry->attempts += 1;
-  entry->last_status = status;
-  entry->last_error = error;
   entry->next_attempt = next_attempt;
   leases_[static_cast<std::size_t>(entry - entries_.data())] = Clock::time_point{};
   return true;
@@ -65,12 +69,9 @@ Result<bool> MemoryScoreOutbox::mark_retry(const std::string& id, Clock::time_po
 Result<bool> MemoryScoreOutbox::mark_failed(const std::string& id, int status,
                                             const std::string& error) {
   const std::lock_guard lock(mutex_);
-  OutboxEntry* entry = find(id);
+  OutboxEntry* entry = attempted(id, status, error);
   if (entry == nullptr) return false;
   entry->status = "failed";
-  entry->attempts += 1;
-  entry->last_status = status;
-  entry->last_error = error;
   return true;
 }
 

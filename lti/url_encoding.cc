@@ -10,11 +10,13 @@ int hex_value(char c) {
   return -1;
 }
 
-std::optional<std::string> decode_component(std::string_view text) {
+}  // namespace
+
+std::optional<std::string> percent_decode(std::string_view text, bool plus_is_space) {
   std::string out;
   out.reserve(text.size());
   for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '+') {
+    if (text[i] == '+' && plus_is_space) {
       out += ' ';
     } else if (text[i] != '%') {
       out += text[i];
@@ -28,8 +30,6 @@ std::optional<std::string> decode_component(std::string_view text) {
   }
   return out;
 }
-
-}  // namespace
 
 std::string percent_encode(std::string_view text) {
   static constexpr char kHex[] = "0123456789ABCDEF";
@@ -49,19 +49,29 @@ std::string percent_encode(std::string_view text) {
   return out;
 }
 
-std::optional<FormFields> parse_form(std::string_view body) {
-  FormFields fields;
-  while (!body.empty()) {
-    const std::size_t amp = body.find('&');
-    const std::string_view pair = body.substr(0, amp);
-    body = amp == std::string_view::npos ? std::string_view() : body.substr(amp + 1);
+std::optional<std::vector<std::pair<std::string, std::string>>> form_pairs(std::string_view text) {
+  std::vector<std::pair<std::string, std::string>> pairs;
+  while (!text.empty()) {
+    const std::size_t amp = text.find('&');
+    const std::string_view pair = text.substr(0, amp);
+    text = amp == std::string_view::npos ? std::string_view() : text.substr(amp + 1);
     if (pair.empty()) continue;
     const std::size_t eq = pair.find('=');
-    std::optional<std::string> name = decode_component(pair.substr(0, eq));
-    std::optional<std::string> value =
-        decode_component(eq == std::string_view::npos ? std::string_view() : pair.substr(eq + 1));
+    std::optional<std::string> name = percent_decode(pair.substr(0, eq), true);
+    std::optional<std::string> value = percent_decode(
+        eq == std::string_view::npos ? std::string_view() : pair.substr(eq + 1), true);
     if (!name || !value) return std::nullopt;
-    if (!fields.emplace(std::move(*name), std::move(*value)).second) return std::nullopt;
+    pairs.emplace_back(std::move(*name), std::move(*value));
+  }
+  return pairs;
+}
+
+std::optional<FormFields> parse_form(std::string_view body) {
+  std::optional<std::vector<std::pair<std::string, std::string>>> pairs = form_pairs(body);
+  if (!pairs) return std::nullopt;
+  FormFields fields;
+  for (auto& [name, value] : *pairs) {
+    if (!fields.emplace(std::move(name), std::move(value)).second) return std::nullopt;
   }
   return fields;
 }

@@ -1,5 +1,7 @@
-// application/x-www-form-urlencoded (the login and launch posts, the query of GET /lti/login,
-// the token request) and percent-encoding for the URLs the tool builds.
+// Percent-encoding (RFC 3986 §2.1) and application/x-www-form-urlencoded: the one decoder of
+// the service, for the LTI posts (login, launch, the token request), the queries of the staff
+// routes and GET /lti/login, and each segment of a request's path; and the encoder of the URLs
+// the tool builds. It lives here because LTI needed it first; the server links lti anyway.
 // Thread-safety: pure functions.
 #pragma once
 
@@ -7,10 +9,20 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace headgrader::lti {
 
 using FormFields = std::map<std::string, std::string>;
+
+// "%2D" is "-", and with `plus_is_space` (forms and queries, not paths) '+' is a space.
+// Nullopt when a '%' is not followed by two hexadecimal digits.
+std::optional<std::string> percent_decode(std::string_view text, bool plus_is_space);
+
+// "a=1&b=x%20y&a=2" -> [(a, 1), (b, "x y"), (a, 2)], in order, names given twice kept (for a
+// caller that names the field given twice); empty pairs skipped. Nullopt on a bad '%' escape.
+std::optional<std::vector<std::pair<std::string, std::string>>> form_pairs(std::string_view text);
 
 // Every byte but RFC 3986's unreserved characters as %XX.
 std::string percent_encode(std::string_view text);

@@ -74,4 +74,12 @@ Response error_response(const Error& error, unsigned version, bool keep_alive) {
   return response;
 }
 
+Response json_answer(const Request& request, http::status status, std::string body) {
+  return json_response(status, std::move(body), request.version(), request.keep_alive());
+}
+
+Response error_answer(const Request& request, const Error& error) {
+  return error_response(error, request.version(), request.keep_alive());
+}
+
 }  // namespace headgrader::server

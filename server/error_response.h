@@ -30,4 +30,8 @@ Response json_response(http::status status, std::string body, unsigned version, 
 // json_response(status_for(error.code), error_body(error), …).
 Response error_response(const Error& error, unsigned version, bool keep_alive);
 
+// The same, as the answer to `request` (its version and keep-alive).
+Response json_answer(const Request& request, http::status status, std::string body);
+Response error_answer(const Request& request, const Error& error);
+
 }  // namespace headgrader::server

@@ -3,13 +3,13 @@
 #include <algorithm>
 
 #include "headgrader/limits.h"
+#include "headgrader/report.h"
 
 namespace headgrader::server {
 
 std::optional<Error> check_idempotency_key(std::string_view value) {
-  const bool visible = std::all_of(value.begin(), value.end(), [](char c) {
-    return c >= '!' && c <= '~';
-  });
+  const bool visible =
+      std::all_of(value.begin(), value.end(), [](char c) { return c >= '!' && c <= '~'; });
   if (!value.empty() && value.size() <= limits::kMaxIdempotencyKeyLength && visible) {
     return std::nullopt;
   }
@@ -64,21 +64,39 @@ Response rate_limited_answer(const RateLimit& limit, bool per_key, store::TimeMs
   const store::TimeMs wait_ms = std::max<store::TimeMs>(allowed_at - now, 1);
   const std::int64_t seconds = (wait_ms + 999) / 1000;
   std::string message =
-      per_key ? "this key has sent the " +
-                    std::to_string(limit.count * limits::kKeyRateMultiple) +
-                    " gradings it may send in " + limit.text.substr(limit.text.find('/') + 1) +
-                    " (" + std::to_string(limits::kKeyRateMultiple) + " times the limit of " +
-                    limit.text + ")"
-              : "you have used the " + std::to_string(limit.count) +
-                    (limit.count == 1 ? " grading" : " gradings") + " allowed for this problem in " +
-                    limit.text.substr(limit.text.find('/') + 1) + " (--rate-limit " + limit.text +
-                    ")";
+      per_key
+          ? "this key has sent the " + std::to_string(limit.count * limits::kKeyRateMultiple) +
+                " gradings it may send in " + limit.text.substr(limit.text.find('/') + 1) + " (" +
+                std::to_string(limits::kKeyRateMultiple) + " times the limit of " + limit.text + ")"
+          : "you have used the " + std::to_string(limit.count) +
+                (limit.count == 1 ? " grading" : " gradings") + " allowed for this problem in " +
+                limit.text.substr(limit.text.find('/') + 1) + " (--rate-limit " + limit.text + ")";
   message += "; the next grading is allowed at " + store::format_rfc3339_ms(now + seconds * 1000) +
              ", in " + std::to_string(seconds) + (seconds == 1 ? " second" : " seconds");
   Response response =
       error_response({error_code::kRateLimited, std::move(message), ""}, version, keep_alive);
   response.set(http::field::retry_after, std::to_string(seconds));
   return response;
+}
+
+store::SubmissionRecord record_of(const Problem& problem, std::string_view problem_sha256,
+                                  const GradeReport& report, std::string body, store::TimeMs now) {
+  store::SubmissionRecord record;
+  record.time = now;
+  record.id = store::new_submission_id(now);
+  record.problem = problem.id;
+  record.problem_sha256 = std::string(problem_sha256);
+  record.body = std::move(body);
+  record.passed = report.passed;
+  record.score = report.score;
+  record.tests_total = static_cast<std::int64_t>(report.total);
+  record.tests_passed = static_cast<std::int64_t>(report.passed_count);
+  record.tests_failed = static_cast<std::int64_t>(report.failed);
+  for (const Failure& failure : report.failures) {
+    record.failing_inputs.push_back(problem.spell(failure.input));
+  }
+  record.answer = with_submission_id(report_json(problem, report), record.id);
+  return record;
 }
 
 }  // namespace headgrader::server

@@ -13,6 +13,8 @@
 #include <string_view>
 
 #include "error_response.h"
+#include "headgrader/grade.h"
+#include "headgrader/problem.h"
 #include "options.h"
 #include "submission_store.h"
 
@@ -60,6 +62,14 @@ std::optional<Error> check_idempotency_key(std::string_view value);
 
 // The grade answer with "submission_id" as its last key.
 std::string with_submission_id(std::string_view answer, std::string_view id);
+
+// The record of one grading at `now`, by the grade route and by a regrade alike: a new id, the
+// problem and the sha256 of its file, the body as sent, the verdict and counts, the failing
+// strings and the answer with its submission_id. Who sent it (student, key), a regrade's
+// `regrade_of`, the LMS link and the Idempotency-Key are the caller's to add.
+store::SubmissionRecord record_of(const Problem& problem, std::string_view problem_sha256,
+                                  const GradeReport& report, std::string body,
+                                  store::TimeMs now);
 
 // The answer to a grading past the attempt limit: 429 rate_limited, Retry-After in whole
 // seconds (at least 1) until `allowed_at`, and a message saying when that is.

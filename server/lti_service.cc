@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "access_log.h"
 #include "crypto.h"
 #include "deep_linking.h"
 #include "headgrader/limits.h"
@@ -87,17 +88,9 @@ std::string cookie_attributes(bool https, std::chrono::seconds max_age) {
          (https ? "; SameSite=None; Secure" : "; SameSite=Lax");
 }
 
-std::string rfc3339_millis(Clock::time_point time) {
-  const auto millis =
-      std::chrono::duration_cast<std::chrono::milliseconds>(time.time_since_epoch()).count();
-  const std::time_t seconds = static_cast<std::time_t>(millis / 1000);
-  std::tm utc{};
-  gmtime_r(&seconds, &utc);
-  char text[96];
-  std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", utc.tm_year + 1900,
-                utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec,
-                static_cast<int>(millis % 1000));
-  return text;
+// The score of one grading for the launch's line item: the same timestamp on every retry.
+lti::Score score_of(const lti::LaunchBinding& binding, double score, Clock::time_point time) {
+  return {binding.lineitem, binding.subject, score, rfc3339_millis(time)};
 }
 
 }  // namespace
@@ -392,7 +385,7 @@ Result<LtiService::LaunchOfGrading> LtiService::launch_of(const StudentGrant& st
     if (*best && **best > sent) sent = **best;
   }
   launch.passback =
-      passback_request(binding, {binding.lineitem, binding.subject, sent, rfc3339_millis(when)});
+      passback_request(binding, score_of(binding, sent, when));
   return launch;
 }
 
@@ -411,7 +404,7 @@ void LtiService::graded(const StudentGrant& student, double score,
   entry.submission_id = submission_id;
   entry.issuer = binding.issuer;
   entry.client_id = binding.client_id;
-  entry.score = {binding.lineitem, binding.subject, score, rfc3339_millis(time)};
+  entry.score = score_of(binding, score, time);
   Result<std::string> queued = outbox_->enqueue(entry);
   if (!queued) {
     log_("passback: cannot queue a score: " + queued.error().message);

@@ -101,10 +101,7 @@ std::optional<int> answered(int status) {
 
 Result<bool> StoreOnceSet::consume(std::string_view kind, std::string_view value,
                                    Clock::time_point expires, Clock::time_point now) {
-  std::string key(kind);
-  key += '\n';
-  key += value;
-  return store_.use_once(key, ms(expires), ms(now));
+  return store_.use_once(lti::once_key(kind, value), ms(expires), ms(now));
 }
 
 Result<std::string> StoreLaunchTokens::issue(const lti::LaunchBinding& binding) {

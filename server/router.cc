@@ -12,192 +12,18 @@
 #include "headgrader/grade.h"
 #include "headgrader/grading_cost.h"
 #include "headgrader/limits.h"
-#include "headgrader/problem_warnings.h"
 #include "headgrader/report.h"
 #include "headgrader/submission.h"
 #include "access_log.h"
 #include "lti_service.h"
 #include "openapi_document.h"
+#include "route_table.h"
 #include "secrets.h"
 #include "staff_routes.h"
 #include "static_files.h"
 
 namespace headgrader::server {
 namespace {
-
-enum class Route {
-  kNone,
-  kBadEncoding,
-  kProblems,
-  kProblem,
-  kGrade,
-  kHealth,
-  kProblemsStatus,
-  kValidate,
-  kOpenApi,
-  kPage,        // the student page and its files (API.md §10; server/static_files.h)
-  kCheckSteps,  // POST /v1/problems/{id}/check-steps (API.md §10)
-  kSubmissions,     // GET /v1/submissions (staff, §8)
-  kSubmissionsCsv,  // GET /v1/submissions.csv (staff)
-  kSubmission,      // GET /v1/submissions/{id} (staff)
-  kStats,           // GET /v1/problems/{id}/stats (staff)
-  kRegrade,         // POST /v1/problems/{id}/regrade (staff)
-  kPassback,        // GET /v1/passback (staff, §11)
-  kPassbackRetry,   // POST /v1/passback/{id}/retry (staff, §11)
-};
-
-struct Match {
-  Route route = Route::kNone;
-  std::string id;  // for kProblem and kGrade, percent-decoded
-};
-
-constexpr std::string_view kRouteList =
-    "GET /v1/problems, GET /v1/problems/{id}, POST /v1/problems/{id}/grade, "
-    "POST /v1/problems/{id}/check-steps, GET /healthz, the student page at GET / "
-    "(described at GET /v1/openapi.json; and, with a staff key, GET /v1/problems/status, "
-    "POST /v1/problems/validate, PUT and DELETE /v1/problems/{id}, GET /v1/submissions, "
-    "GET /v1/submissions.csv, GET /v1/submissions/{id}, GET /v1/problems/{id}/stats, "
-    "POST /v1/problems/{id}/regrade, GET /v1/passback, POST /v1/passback/{id}/retry)";
-
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-// RFC 3986 §2.1: "%2D" is "-". Nullopt when a '%' is not followed by two hex digits.
-std::optional<std::string> percent_decode(std::string_view segment) {
-  std::string decoded;
-  decoded.reserve(segment.size());
-  for (std::size_t i = 0; i < segment.size(); ++i) {
-    if (segment[i] != '%') {
-      decoded += segment[i];
-      continue;
-    }
-    if (i + 2 >= segment.size()) return std::nullopt;
-    const int high = hex_value(segment[i + 1]);
-    const int low = hex_value(segment[i + 2]);
-    if (high < 0 || low < 0) return std::nullopt;
-    decoded += static_cast<char>(high * 16 + low);
-    i += 2;
-  }
-  return decoded;
-}
-
-bool starts_with_ignoring_case(std::string_view text, std::string_view prefix) {
-  return text.size() >= prefix.size() &&
-         std::equal(prefix.begin(), prefix.end(), text.begin(), [](char a, char b) {
-           return a == std::tolower(static_cast<unsigned char>(b));
-         });
-}
-
-// The path of a request target, without its query. RFC 9112 §3.2.2: a server must accept
-// the absolute form ("http://host/healthz") too; its path is what follows the authority.
-std::string_view request_path(std::string_view target) {
-  for (const std::string_view scheme : {"http://", "https://"}) {
-    if (!starts_with_ignoring_case(target, scheme)) continue;
-    const std::size_t slash = target.find('/', scheme.size());
-    const std::size_t query = target.find('?', scheme.size());
-    if (slash == std::string_view::npos || query < slash) return "/";
-    target.remove_prefix(slash);
-    break;
-  }
-  return target.substr(0, target.find('?'));
-}
-
-// Which route a path names (the query, if any, already cut off). Each segment is decoded on
-// its own, so an encoded '/' ("%2F") stays inside its segment, as RFC 3986 wants.
-Match match_path(std::string_view path) {
-  if (path.empty() || path.front() != '/') return {};
-  std::vector<std::string> segments;
-  for (std::string_view rest = path.substr(1);;) {
-    const std::size_t slash = rest.find('/');
-    std::optional<std::string> segment = percent_decode(rest.substr(0, slash));
-    if (!segment) return {Route::kBadEncoding, {}};
-    segments.push_back(std::move(*segment));
-    if (slash == std::string_view::npos) break;
-    rest.remove_prefix(slash + 1);
-  }
-  const auto is = [&](std::initializer_list<std::string_view> fixed) {
-    return std::equal(fixed.begin(), fixed.end(), segments.begin(), segments.end(),
-                      [](std::string_view a, const std::string& b) { return a.empty() || a == b; });
-  };
-  // An empty pattern segment stands for the id, which must not be empty.
-  if (is({"healthz"})) return {Route::kHealth, {}};
-  if (is({"v1", "openapi.json"})) return {Route::kOpenApi, {}};
-  // The student page and its files: the id is the path itself.
-  if (path == "/" || path.starts_with("/static/")) return {Route::kPage, std::string(path)};
-  if (is({"v1", "problems"})) return {Route::kProblems, {}};
-  // The §9 routes take these two names: no problem with either id can be fetched or replaced.
-  if (is({"v1", "problems", "status"})) return {Route::kProblemsStatus, {}};
-  if (is({"v1", "problems", "validate"})) return {Route::kValidate, {}};
-  if (is({"v1", "problems", ""}) && !segments[2].empty()) return {Route::kProblem, segments[2]};
-  if (is({"v1", "problems", "", "grade"}) && !segments[2].empty()) {
-    return {Route::kGrade, segments[2]};
-  }
-  if (is({"v1", "problems", "", "check-steps"}) && !segments[2].empty()) {
-    return {Route::kCheckSteps, segments[2]};
-  }
-  if (is({"v1", "problems", "", "stats"}) && !segments[2].empty()) {
-    return {Route::kStats, segments[2]};
-  }
-  if (is({"v1", "problems", "", "regrade"}) && !segments[2].empty()) {
-    return {Route::kRegrade, segments[2]};
-  }
-  if (is({"v1", "passback"})) return {Route::kPassback, {}};
-  if (is({"v1", "passback", "", "retry"}) && !segments[2].empty()) {
-    return {Route::kPassbackRetry, segments[2]};
-  }
-  if (is({"v1", "submissions"})) return {Route::kSubmissions, {}};
-  if (is({"v1", "submissions.csv"})) return {Route::kSubmissionsCsv, {}};
-  if (is({"v1", "submissions", ""}) && !segments[2].empty()) {
-    return {Route::kSubmission, segments[2]};
-  }
-  return {};
-}
-
-// The methods each route answers (HEAD wherever GET is), for the check and for Allow. PUT and
-// DELETE of a problem exist only with --keys (`staff`): without, the server is Part 1's, where
-// they are 405 (docs/course-staff.md).
-std::string_view allowed_methods(Route route, bool staff) {
-  switch (route) {
-    case Route::kGrade:
-    case Route::kCheckSteps:
-    case Route::kValidate:
-    case Route::kRegrade:
-    case Route::kPassbackRetry:
-      return "POST";
-    case Route::kProblem:
-      return staff ? "GET, HEAD, PUT, DELETE" : "GET, HEAD";
-    default:
-      return "GET, HEAD";
-  }
-}
-
-bool is_allowed(Route route, http::verb method, bool staff) {
-  const bool get = method == http::verb::get || method == http::verb::head;
-  switch (route) {
-    case Route::kGrade:
-    case Route::kCheckSteps:
-    case Route::kValidate:
-    case Route::kRegrade:
-    case Route::kPassbackRetry:
-      return method == http::verb::post;
-    case Route::kProblem:
-      return get || (staff && (method == http::verb::put || method == http::verb::delete_));
-    default:
-      return get;
-  }
-}
-
-Response json_answer(const Request& request, http::status status, std::string body) {
-  return json_response(status, std::move(body), request.version(), request.keep_alive());
-}
-
-Response error_answer(const Request& request, Error error) {
-  return error_response(error, request.version(), request.keep_alive());
-}
 
 Response method_not_allowed(const Request& request, Route route, bool staff) {
   const std::string_view allowed = allowed_methods(route, staff);
@@ -219,16 +45,6 @@ Response denied(const Request& request, const Error& error) {
     return unauthorized_response(error, request.version(), request.keep_alive());
   }
   return error_answer(request, error);
-}
-
-bool is_record_route(Route route) {
-  return route == Route::kSubmissions || route == Route::kSubmissionsCsv ||
-         route == Route::kSubmission || route == Route::kStats || route == Route::kRegrade;
-}
-
-std::string_view request_query(std::string_view target) {
-  const std::size_t mark = target.find('?');
-  return mark == std::string_view::npos ? std::string_view() : target.substr(mark + 1);
 }
 
 // The staff routes of the submission record (API.md §8), once the caller may use them.
@@ -285,11 +101,7 @@ bool is_json_content_type(std::string_view value) {
       [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
 }
 
-namespace {
-
-// 415 unless the body is sent as JSON: what came, so that the sender sees its mistake (curl -d
-// sends a form type); bytes that are not printable ASCII as '?', so the answer stays UTF-8.
-std::optional<Error> not_json(const Request& request) {
+std::optional<Error> unless_json_body(const Request& request) {
   const auto content_type = request.find(http::field::content_type);
   if (content_type != request.end() && is_json_content_type(content_type->value())) {
     return std::nullopt;
@@ -306,16 +118,6 @@ std::optional<Error> not_json(const Request& request) {
   }
   return Error{error_code::kUnsupportedMediaType, message, ""};
 }
-
-Json defects_json(const std::vector<Defect>& defects) {
-  Json list = Json::array();
-  for (const Defect& defect : defects) {
-    list.push_back({{"field", defect.field}, {"message", defect.message}});
-  }
-  return list;
-}
-
-}  // namespace
 
 Router::Router(const ProblemSet& problems)
     : owned_catalog_(std::make_unique<ProblemCatalog>(problems)),
@@ -475,7 +277,7 @@ Routed Router::route_unguarded(const Request& request) const {
 Routed Router::answer_grade(const CatalogSnapshot::Entry& entry, const Principal& who,
                             const Request& request) const {
   const Problem& problem = *entry.problem;
-  if (std::optional<Error> refused = not_json(request)) {
+  if (std::optional<Error> refused = unless_json_body(request)) {
     return {error_answer(request, *refused), problem.id, std::nullopt};
   }
   Result<Submission> submission = parse_submission(problem, request.body());
@@ -514,23 +316,10 @@ Routed Router::answer_grade(const CatalogSnapshot::Entry& entry, const Principal
   const GradeReport report =
       headgrader::grade_with_diagnosis(problem, submission->weights, submission->max_failures);
   auto pending = std::make_shared<PendingGrade>();
+  pending->record = record_of(problem, entry.sha256, report, std::string(request.body()), now);
   store::SubmissionRecord& record = pending->record;
-  record.time = now;
-  record.id = store::new_submission_id(now);
-  record.problem = problem.id;
-  record.problem_sha256 = entry.sha256;
   record.student = std::move(student);
   record.key = identity.key_name;
-  record.body = std::string(request.body());
-  record.passed = report.passed;
-  record.score = report.score;
-  record.tests_total = static_cast<std::int64_t>(report.total);
-  record.tests_passed = static_cast<std::int64_t>(report.passed_count);
-  record.tests_failed = static_cast<std::int64_t>(report.failed);
-  for (const Failure& failure : report.failures) {
-    record.failing_inputs.push_back(problem.spell(failure.input));
-  }
-  record.answer = with_submission_id(report_json(problem, report), record.id);
   // A launched student's grading names the launch's course and link, and its score goes to
   // the LMS through the outbox, queued in the record's own transaction (API.md §11).
   if (who.kind == Principal::Kind::kStudent && service_.lti != nullptr) {
@@ -615,122 +404,16 @@ std::optional<Response> Router::check_before_grading(std::string_view problem,
   return std::nullopt;
 }
 
-// The staff's view of the scores sent to LMSs (API.md §11).
-Routed Router::answer_passback(bool retry, const std::string& id, const Request& request) const {
-  if (service_.lti == nullptr) {
-    return {error_answer(request, {error_code::kNotFound,
-                                   "this server sends no scores to an LMS: it was started "
-                                   "without --lti",
-                                   ""}),
-            "", std::nullopt};
-  }
-  if (retry) {
-    Result<bool> requeued = service_.lti->passback_retry(id);
-    if (!requeued) return {error_answer(request, requeued.error()), "", std::nullopt};
-    if (!*requeued) {
-      return {error_answer(request, {error_code::kNotFound,
-                                     "there is no failed score with this id; "
-                                     "GET /v1/passback?status=failed lists them",
-                                     ""}),
-              "", std::nullopt};
-    }
-    Json body = Json::object();
-    body["id"] = id;
-    body["status"] = "pending";
-    return {json_answer(request, http::status::accepted, body.dump()), "", std::nullopt};
-  }
-  // ?status=pending|sent|failed; none (or empty) lists every status.
-  std::string status;
-  for (std::string_view query = request_query(request.target()); !query.empty();) {
-    const std::size_t amp = query.find('&');
-    const std::string_view pair = query.substr(0, amp);
-    query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
-    if (pair.starts_with("status=")) status = std::string(pair.substr(7));
-  }
-  Result<std::string> list = service_.lti->passback_list(status);
-  if (!list) return {error_answer(request, list.error()), "", std::nullopt};
-  return {json_answer(request, http::status::ok, std::move(*list)), "", std::nullopt};
-}
-
 Routed Router::answer_check_steps(const CatalogSnapshot::Entry& entry,
                                  const Request& request) const {
   const Problem& problem = *entry.problem;
-  if (std::optional<Error> refused = not_json(request)) {
+  if (std::optional<Error> refused = unless_json_body(request)) {
     return {error_answer(request, *refused), problem.id, std::nullopt};
   }
   Result<StepsReport> report = check_steps(problem, request.body());
   if (!report) return {error_answer(request, report.error()), problem.id, std::nullopt};
   return {json_answer(request, http::status::ok, steps_report_json(*report)), problem.id,
           std::nullopt};
-}
-
-Routed Router::answer_status(const Request& request) const {
-  const std::shared_ptr<const CatalogSnapshot> snapshot = service_.problems->current();
-  Json defects = Json::array();
-  for (const Defect& defect : service_.problems->defects()) defects.push_back(defect.to_string());
-  Json body{{"loaded_at", rfc3339_millis(snapshot->loaded_at())},
-            {"problems", snapshot->problems().problems().size()},
-            {"defects", std::move(defects)}};
-  return {json_answer(request, http::status::ok, body.dump()), "", std::nullopt};
-}
-
-Routed Router::answer_validate(const Request& request) const {
-  if (std::optional<Error> refused = not_json(request)) {
-    return {error_answer(request, *refused), "", std::nullopt};
-  }
-  ProblemOrDefects loaded = load_problem_text_unnamed(request.body());
-  Json body;
-  if (auto* defects = std::get_if<std::vector<Defect>>(&loaded)) {
-    body = Json{{"valid", false}, {"defects", defects_json(*defects)}};
-  } else {
-    const Problem& problem = std::get<Problem>(loaded);
-    Json warnings = Json::array();
-    for (const auto& warning : problem_warnings(problem)) {
-      warnings.push_back({{"field", warning.field}, {"message", warning.message}});
-    }
-    body = Json{{"valid", true},
-                {"tested_strings", problem.tested_total()},
-                {"warnings", std::move(warnings)}};
-  }
-  return {json_answer(request, http::status::ok, body.dump(-1, ' ', false, Json::error_handler_t::replace)),
-          "", std::nullopt};
-}
-
-Routed Router::answer_put(std::string_view id, const Request& request) const {
-  const std::string problem_id(id);
-  if (std::optional<Error> refused = not_json(request)) {
-    return {error_answer(request, *refused), problem_id, std::nullopt};
-  }
-  Result<PutOutcome> put = service_.problems->put(id, request.body());
-  if (!put) return {error_answer(request, put.error()), problem_id, std::nullopt};
-  if (!put->defects.empty()) {
-    Json body = error_to_json({error_code::kInvalidProblem,
-                               "the problem file is not valid; nothing was written. Fix each "
-                               "defect and send it again",
-                               ""});
-    body["defects"] = defects_json(put->defects);
-    return {json_answer(request, http::status::unprocessable_entity,
-                        body.dump(-1, ' ', false, Json::error_handler_t::replace)),
-            problem_id, std::nullopt};
-  }
-  const std::shared_ptr<const CatalogSnapshot> snapshot = service_.problems->current();
-  const CatalogSnapshot::Entry* entry = snapshot->find(id);
-  return {json_answer(request, put->created ? http::status::created : http::status::ok,
-                      entry != nullptr ? entry->json : std::string("{}")),
-          problem_id, std::nullopt};
-}
-
-Routed Router::answer_delete(std::string_view id, const Request& request) const {
-  const std::string problem_id(id);
-  Result<bool> removed = service_.problems->remove(id);
-  if (!removed) return {error_answer(request, removed.error()), problem_id, std::nullopt};
-  if (!removed.value()) {
-    return {error_answer(request, {error_code::kNotFound, "there is no problem with this id", ""}),
-            problem_id, std::nullopt};
-  }
-  Response response{http::status::no_content, request.version()};
-  response.keep_alive(request.keep_alive());
-  return {std::move(response), problem_id, std::nullopt};
 }
 
 }  // namespace headgrader::server

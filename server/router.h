@@ -35,6 +35,11 @@ Response headers_only(Response response);
 // such as "; charset=utf-8" allowed.
 bool is_json_content_type(std::string_view value);
 
+// 415 unless the body is sent as JSON, with what came, so that the sender sees its mistake
+// (curl -d sends a form type); bytes that are not printable ASCII as '?', so the answer stays
+// UTF-8.
+std::optional<Error> unless_json_body(const Request& request);
+
 class Router {
  public:
   // Part 1: these problems, open grading, no keys (tests, and `--store none` alike).

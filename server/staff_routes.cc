@@ -10,38 +10,13 @@
 #include "headgrader/report.h"
 #include "headgrader/submission.h"
 #include "problem_stats.h"
+#include "url_encoding.h"
 
 namespace headgrader::server {
 namespace {
 
 Error bad_parameter(std::string name, std::string message) {
   return Error{error_code::kBadRequest, std::move(message), std::move(name)};
-}
-
-int hex_digit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-// application/x-www-form-urlencoded: '+' is a space, %XX a byte.
-std::optional<std::string> form_decode(std::string_view text) {
-  std::string out;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '+') {
-      out += ' ';
-    } else if (text[i] == '%') {
-      if (i + 2 >= text.size()) return std::nullopt;
-      const int high = hex_digit(text[i + 1]), low = hex_digit(text[i + 2]);
-      if (high < 0 || low < 0) return std::nullopt;
-      out += static_cast<char>(high * 16 + low);
-      i += 2;
-    } else {
-      out += text[i];
-    }
-  }
-  return out;
 }
 
 Response error_answer(const Error& error, unsigned version, bool keep_alive) {
@@ -104,55 +79,48 @@ std::string csv_field(std::string_view text) {
 Result<store::SubmissionQuery> parse_submission_query(std::string_view query, bool csv) {
   store::SubmissionQuery parsed;
   parsed.limit = csv ? 0 : limits::kDefaultListLimit;  // CSV: 0 = every record
+  const auto pairs = lti::form_pairs(query);
+  if (!pairs) {
+    return bad_parameter("", "the query string is not valid: each '%' must be followed by two "
+                             "hexadecimal digits");
+  }
   std::vector<std::string> seen;
-  while (!query.empty()) {
-    const std::size_t amp = query.find('&');
-    const std::string_view pair = query.substr(0, amp);
-    query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
-    if (pair.empty()) continue;
-    const std::size_t eq = pair.find('=');
-    const auto name = form_decode(pair.substr(0, eq));
-    const auto value =
-        form_decode(eq == std::string_view::npos ? std::string_view() : pair.substr(eq + 1));
-    if (!name || !value) {
-      return bad_parameter("", "the query string is not valid: each '%' must be followed by two "
-                               "hexadecimal digits");
+  for (const auto& [name, value] : *pairs) {
+    if (std::find(seen.begin(), seen.end(), name) != seen.end()) {
+      return bad_parameter(name, name + " is given twice; give it once");
     }
-    if (std::find(seen.begin(), seen.end(), *name) != seen.end()) {
-      return bad_parameter(*name, *name + " is given twice; give it once");
-    }
-    seen.push_back(*name);
-    if (value->empty()) continue;  // "?student=" is no filter
-    if (*name == "problem") {
-      parsed.problem = *value;
-    } else if (*name == "student") {
-      parsed.student = *value;
-    } else if (*name == "passed") {
-      if (*value != "true" && *value != "false") {
-        return bad_parameter("passed", "passed must be true or false; it is \"" + *value + "\"");
+    seen.push_back(name);
+    if (value.empty()) continue;  // "?student=" is no filter
+    if (name == "problem") {
+      parsed.problem = value;
+    } else if (name == "student") {
+      parsed.student = value;
+    } else if (name == "passed") {
+      if (value != "true" && value != "false") {
+        return bad_parameter("passed", "passed must be true or false; it is \"" + value + "\"");
       }
-      parsed.passed = *value == "true";
-    } else if (*name == "since" || *name == "until") {
-      const auto time = store::parse_rfc3339(*value);
+      parsed.passed = value == "true";
+    } else if (name == "since" || name == "until") {
+      const auto time = store::parse_rfc3339(value);
       if (!time) {
-        return bad_parameter(*name, *name + " must be an RFC 3339 time such as "
-                                            "2026-12-01T09:00:00Z; it is \"" + *value + "\"");
+        return bad_parameter(name, name + " must be an RFC 3339 time such as "
+                                            "2026-12-01T09:00:00Z; it is \"" + value + "\"");
       }
-      (*name == "since" ? parsed.since : parsed.until) = *time;
-    } else if (*name == "limit") {
+      (name == "since" ? parsed.since : parsed.until) = *time;
+    } else if (name == "limit") {
       int limit = 0;
-      const auto [end, ec] = std::from_chars(value->data(), value->data() + value->size(), limit);
-      if (ec != std::errc() || end != value->data() + value->size() || limit < 1 ||
+      const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), limit);
+      if (ec != std::errc() || end != value.data() + value.size() || limit < 1 ||
           limit > limits::kMaxListLimit) {
         return bad_parameter("limit", "limit must be a whole number from 1 to " +
                                           std::to_string(limits::kMaxListLimit) + "; it is \"" +
-                                          *value + "\"");
+                                          value + "\"");
       }
       parsed.limit = limit;
-    } else if (*name == "cursor") {
-      parsed.cursor = *value;
+    } else if (name == "cursor") {
+      parsed.cursor = value;
     } else {
-      return bad_parameter(*name, "unknown parameter \"" + *name +
+      return bad_parameter(name, "unknown parameter \"" + name +
                                       "\"; the filters are problem, student, passed, since, "
                                       "until, limit and cursor");
     }
@@ -274,23 +242,10 @@ Response regrade(const Problem& problem, std::string_view problem_sha256,
       continue;
     }
     const GradeReport report = grade_with_diagnosis(problem, submission->weights, submission->max_failures);
-    store::SubmissionRecord r;
-    r.time = records.now();
-    r.id = store::new_submission_id(r.time);
-    r.problem = problem.id;
-    r.problem_sha256 = std::string(problem_sha256);
+    store::SubmissionRecord r =
+        record_of(problem, problem_sha256, report, before.body, records.now());
     r.student = before.student;
     r.key = staff_key;
-    r.body = before.body;
-    r.passed = report.passed;
-    r.score = report.score;
-    r.tests_total = static_cast<std::int64_t>(report.total);
-    r.tests_passed = static_cast<std::int64_t>(report.passed_count);
-    r.tests_failed = static_cast<std::int64_t>(report.failed);
-    for (const Failure& failure : report.failures) {
-      r.failing_inputs.push_back(problem.spell(failure.input));
-    }
-    r.answer = with_submission_id(report_json(problem, report), r.id);
     r.regrade_of = before.id;
     regraded.push_back({&before, std::move(r)});
   }

@@ -135,6 +135,20 @@ TEST(Form, DecodesAndRefusesAmbiguity) {
   EXPECT_EQ(with_query("https://lms/auth?x=1", {{"a", "b c"}}), "https://lms/auth?x=1&a=b%20c");
 }
 
+// The one decoder of paths, queries and forms: '+' is a space in a form only (RFC 3986 keeps
+// it in a path segment), and a '%' needs two hexadecimal digits after it.
+TEST(Form, PercentDecodingTreatsPlusAsASpaceOnlyInForms) {
+  EXPECT_EQ(percent_decode("first%2Dposition+x", false), "first-position+x");
+  EXPECT_EQ(percent_decode("first%2dposition+x", true), "first-position x");
+  EXPECT_EQ(percent_decode("a%2Fb", false), "a/b");
+  EXPECT_EQ(percent_decode("100%", false), std::nullopt);
+  EXPECT_EQ(percent_decode("%4", false), std::nullopt);
+  EXPECT_EQ(percent_decode("%g0", true), std::nullopt);
+  using Pairs = std::vector<std::pair<std::string, std::string>>;
+  EXPECT_EQ(form_pairs("a=1&&b&a=2"), (Pairs{{"a", "1"}, {"b", ""}, {"a", "2"}}));
+  EXPECT_EQ(form_pairs("a=1&b=%"), std::nullopt);
+}
+
 TEST(Url, SplitsHttpUrlsAndRefusesTheRest) {
   const auto parts = split_url("https://lms.example.edu:8443/a/b?c=d");
   ASSERT_TRUE(parts.has_value());

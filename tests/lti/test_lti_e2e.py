@@ -536,6 +536,12 @@ class LtiWithTheRecord(unittest.TestCase):
         status, body = self.staff_get("/v1/passback?status=failed")
         self.assertIn(item["id"], [i["id"] for i in json.loads(body)["passback"]])
         self.assertEqual(self.staff_get("/v1/passback?status=sideways")[0], 400)
+        # The query is decoded as a form (the same decoder as every route's): "fail%65d" is
+        # "failed"; a broken escape or a status given twice is refused, not guessed.
+        status, body = self.staff_get("/v1/passback?status=fail%65d")
+        self.assertIn(item["id"], [i["id"] for i in json.loads(body)["passback"]])
+        self.assertEqual(self.staff_get("/v1/passback?status=%zz")[0], 400)
+        self.assertEqual(self.staff_get("/v1/passback?status=sent&status=failed")[0], 400)
         retry = self.tool.base + "/v1/passback/%s/retry" % urllib.parse.quote(item["id"])
         # Students and anonymous callers may not.
         self.assertEqual(request(retry, "POST", "", {"Authorization": "Bearer " + token})[0], 403)

@@ -1,0 +1,137 @@
+// The routes that change what is served (API.md §9: status, validate, PUT, DELETE of a
+// problem) and the staff's view of the grade passback outbox (§11). Part of Router
+// (router.h); the router has already checked the path, the method and the staff key.
+#include <variant>
+
+#include "access_log.h"
+#include "headgrader/problem_warnings.h"
+#include "headgrader/report.h"
+#include "lti_service.h"
+#include "route_table.h"
+#include "router.h"
+#include "url_encoding.h"
+
+namespace headgrader::server {
+namespace {
+
+Json defects_json(const std::vector<Defect>& defects) {
+  Json list = Json::array();
+  for (const Defect& defect : defects) {
+    list.push_back({{"field", defect.field}, {"message", defect.message}});
+  }
+  return list;
+}
+
+}  // namespace
+
+Routed Router::answer_status(const Request& request) const {
+  const std::shared_ptr<const CatalogSnapshot> snapshot = service_.problems->current();
+  Json defects = Json::array();
+  for (const Defect& defect : service_.problems->defects()) defects.push_back(defect.to_string());
+  Json body{{"loaded_at", rfc3339_millis(snapshot->loaded_at())},
+            {"problems", snapshot->problems().problems().size()},
+            {"defects", std::move(defects)}};
+  return {json_answer(request, http::status::ok, body.dump()), "", std::nullopt};
+}
+
+Routed Router::answer_validate(const Request& request) const {
+  if (std::optional<Error> refused = unless_json_body(request)) {
+    return {error_answer(request, *refused), "", std::nullopt};
+  }
+  ProblemOrDefects loaded = load_problem_text_unnamed(request.body());
+  Json body;
+  if (auto* defects = std::get_if<std::vector<Defect>>(&loaded)) {
+    body = Json{{"valid", false}, {"defects", defects_json(*defects)}};
+  } else {
+    const Problem& problem = std::get<Problem>(loaded);
+    Json warnings = Json::array();
+    for (const auto& warning : problem_warnings(problem)) {
+      warnings.push_back({{"field", warning.field}, {"message", warning.message}});
+    }
+    body = Json{{"valid", true},
+                {"tested_strings", problem.tested_total()},
+                {"warnings", std::move(warnings)}};
+  }
+  return {json_answer(request, http::status::ok,
+                      body.dump(-1, ' ', false, Json::error_handler_t::replace)),
+          "", std::nullopt};
+}
+
+Routed Router::answer_put(std::string_view id, const Request& request) const {
+  const std::string problem_id(id);
+  if (std::optional<Error> refused = unless_json_body(request)) {
+    return {error_answer(request, *refused), problem_id, std::nullopt};
+  }
+  Result<PutOutcome> put = service_.problems->put(id, request.body());
+  if (!put) return {error_answer(request, put.error()), problem_id, std::nullopt};
+  if (!put->defects.empty()) {
+    Json body = error_to_json({error_code::kInvalidProblem,
+                               "the problem file is not valid; nothing was written. Fix each "
+                               "defect and send it again",
+                               ""});
+    body["defects"] = defects_json(put->defects);
+    return {json_answer(request, http::status::unprocessable_entity,
+                        body.dump(-1, ' ', false, Json::error_handler_t::replace)),
+            problem_id, std::nullopt};
+  }
+  const std::shared_ptr<const CatalogSnapshot> snapshot = service_.problems->current();
+  const CatalogSnapshot::Entry* entry = snapshot->find(id);
+  return {json_answer(request, put->created ? http::status::created : http::status::ok,
+                      entry != nullptr ? entry->json : std::string("{}")),
+          problem_id, std::nullopt};
+}
+
+Routed Router::answer_delete(std::string_view id, const Request& request) const {
+  const std::string problem_id(id);
+  Result<bool> removed = service_.problems->remove(id);
+  if (!removed) return {error_answer(request, removed.error()), problem_id, std::nullopt};
+  if (!removed.value()) {
+    return {error_answer(request, {error_code::kNotFound, "there is no problem with this id", ""}),
+            problem_id, std::nullopt};
+  }
+  Response response{http::status::no_content, request.version()};
+  response.keep_alive(request.keep_alive());
+  return {std::move(response), problem_id, std::nullopt};
+}
+
+// The staff's view of the scores sent to LMSs (API.md §11).
+Routed Router::answer_passback(bool retry, const std::string& id, const Request& request) const {
+  if (service_.lti == nullptr) {
+    return {error_answer(request, {error_code::kNotFound,
+                                   "this server sends no scores to an LMS: it was started "
+                                   "without --lti",
+                                   ""}),
+            "", std::nullopt};
+  }
+  if (retry) {
+    Result<bool> requeued = service_.lti->passback_retry(id);
+    if (!requeued) return {error_answer(request, requeued.error()), "", std::nullopt};
+    if (!*requeued) {
+      return {error_answer(request, {error_code::kNotFound,
+                                     "there is no failed score with this id; "
+                                     "GET /v1/passback?status=failed lists them",
+                                     ""}),
+              "", std::nullopt};
+    }
+    Json body = Json::object();
+    body["id"] = id;
+    body["status"] = "pending";
+    return {json_answer(request, http::status::accepted, body.dump()), "", std::nullopt};
+  }
+  // ?status=pending|sent|failed; none (or empty) lists every status.
+  const std::optional<lti::FormFields> query = lti::parse_form(request_query(request.target()));
+  if (!query) {
+    return {error_answer(request, {error_code::kBadRequest,
+                                   "the query string is not valid: each '%' must be followed by "
+                                   "two hexadecimal digits, and each parameter given once",
+                                   ""}),
+            "", std::nullopt};
+  }
+  const auto given = query->find("status");
+  const std::string status = given == query->end() ? std::string() : given->second;
+  Result<std::string> list = service_.lti->passback_list(status);
+  if (!list) return {error_answer(request, list.error()), "", std::nullopt};
+  return {json_answer(request, http::status::ok, std::move(*list)), "", std::nullopt};
+}
+
+}  // namespace headgrader::server
