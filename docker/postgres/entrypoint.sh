@@ -26,7 +26,10 @@ if [[ ! -s $PGDATA/PG_VERSION ]]; then
   staging=$volume/15.initialising
   rm -rf "$staging"
   say "initialising $PGDATA (role $user, database $db)"
-  "$bin/initdb" -D "$staging" -U postgres -E UTF8 --no-locale \
+  # Written without fsync (initdb --no-sync, fsync=off below), then flushed by one syncfs(2)
+  # of the volume before the rename: the same durability as fsync-ing each of the ~1 000
+  # files, which took 3 of the 5 seconds of a first start.
+  "$bin/initdb" -D "$staging" -U postgres -E UTF8 --no-locale --no-sync \
     --auth-local=peer --auth-host=scram-sha-256 >/dev/null
   cat >>"$staging/postgresql.conf" <<CONF
 listen_addresses = '*'
@@ -37,11 +40,21 @@ host    all             all             0.0.0.0/0               scram-sha-256
 host    all             all             ::/0                    scram-sha-256
 CONF
   # Single-user mode: no server listens yet, so nothing connects before the role exists.
-  # One command a line; the password's quotes doubled for the SQL string.
-  "$bin/postgres" --single -D "$staging" postgres >/dev/null <<SQL
+  # One command a line; the password's quotes doubled for the SQL string. It exits 0 even
+  # when a command fails, so its errors are looked for (only the ERROR lines are shown: the
+  # statement would show the password).
+  errors=$("$bin/postgres" --single -c fsync=off -D "$staging" postgres 2>&1 >/dev/null <<SQL
 CREATE ROLE $user LOGIN PASSWORD '${POSTGRES_PASSWORD//\'/\'\'}';
 CREATE DATABASE $db OWNER $user;
 SQL
+  ) || true
+  if grep -q 'ERROR:' <<<"$errors"; then
+    grep 'ERROR:' <<<"$errors" >&2
+    say "could not create the role or the database; not starting"
+    exit 1
+  fi
+  sync -f "$staging"
   mv "$staging" "$PGDATA"
+  sync -f "$volume"
 fi
 exec "$bin/postgres" -D "$PGDATA"
