@@ -121,7 +121,8 @@ b2=$!
 timeout 1200 docker build -t "$HAPROXY_IMAGE" docker/haproxy >"$TMP/build-haproxy.log" 2>&1 &
 b3=$!
 for b in "$b1:headgrader" "$b2:postgres" "$b3:haproxy"; do
-  wait "${b%%:*}" || { tail -40 "$TMP/build-${b#*:}.log" >&2; fail "docker build (${b#*:}) failed"; }
+  wait "${b%%:*}" ||
+    { tail -40 "$TMP/build-${b#*:}.log" >&2; fail "docker build (${b#*:}) failed"; }
 done
 T_BUILT=$SECONDS
 log "images built in $((T_BUILT - T0)) s"
@@ -130,10 +131,10 @@ log "images built in $((T_BUILT - T0)) s"
 # post_grade BASE_URL OUTFILE [IDEMPOTENCY_KEY]: POST the submission, write the body, print the
 # status (000 when curl got no answer at all).
 post_grade() {
-  local key=()
-  [ -n "${3:-}" ] && key=(-H "Idempotency-Key: $3")
+  local header=()
+  [ -n "${3:-}" ] && header=(-H "Idempotency-Key: $3")
   curl -s --max-time 30 -o "$2" -w '%{http_code}' -H 'Content-Type: application/json' \
-    "${key[@]}" -d "$SUBMISSION" "$1/v1/problems/$PROBLEM/grade" || true
+    "${header[@]}" -d "$SUBMISSION" "$1/v1/problems/$PROBLEM/grade" || true
 }
 # check_answer FILE: a passed grading with a submission id.
 check_answer() {
@@ -173,8 +174,8 @@ gradings_logged() { docker logs "$1" 2>&1 | grep -cF "$GRADE_LINE" || true; }
 sql() { "${COMPOSE[@]}" exec -T postgres psql -X -q -At -v ON_ERROR_STOP=1 -d headgrader -c "$1"; }
 
 # --- the reference answer: the native server of BUILD_DIR, if built --------------------------
-NATIVE_BIN=$(find "$BUILD_DIR" -type f -name headgrader-server -perm -u+x -print -quit 2>/dev/null ||
-  true)
+NATIVE_BIN=$(find "$BUILD_DIR" -type f -name headgrader-server -perm -u+x -print -quit \
+  2>/dev/null || true)
 if [ -n "$NATIVE_BIN" ]; then
   "$NATIVE_BIN" --problems "$ROOT/problems" --address 127.0.0.1 --port 0 --store none \
     >"$TMP/native.out" 2>"$TMP/native.err" &
@@ -220,7 +221,8 @@ port=$(docker port "$HAPROXY_CID" 8080/tcp | awk -F: 'NR == 1 {print $NF}')
 URL=http://127.0.0.1:$port
 log "PostgreSQL healthy, HAProxy on $URL with $REPLICAS servers up, $((SECONDS - T_UP)) s after up"
 # Three servers migrated one empty database at the same moment: each version exactly once.
-versions=$(sql "SELECT count(*) || ' ' || count(DISTINCT version) || ' ' || max(version) FROM schema_version")
+versions=$(sql "SELECT count(*) || ' ' || count(DISTINCT version) || ' ' || max(version)
+                FROM schema_version")
 read -r v_rows v_distinct v_max <<<"$versions"
 ((v_rows == v_distinct && v_rows == v_max && v_max >= 1)) ||
   fail "schema_version after a concurrent start: $versions (rows, distinct, max)"
@@ -277,12 +279,14 @@ sleep 0.2 # the access log is written within 10 ms
 post_grade "$URL" "$TMP/answers/dup-c.json" "$DUP_KEY" >"$TMP/answers/dup-c.status"
 for x in a b c; do
   status=$(cat "$TMP/answers/dup-$x.status")
-  [ "$status" = 200 ] || { cat "$TMP/answers/dup-$x.json" >&2; fail "repeated key ($x) answered $status"; }
+  [ "$status" = 200 ] ||
+    { cat "$TMP/answers/dup-$x.json" >&2; fail "repeated key ($x) answered $status"; }
   check_answer "$TMP/answers/dup-$x.json"
 done
-cmp -s "$TMP/answers/dup-a.json" "$TMP/answers/dup-b.json" &&
-  cmp -s "$TMP/answers/dup-a.json" "$TMP/answers/dup-c.json" ||
+if ! cmp -s "$TMP/answers/dup-a.json" "$TMP/answers/dup-b.json" ||
+  ! cmp -s "$TMP/answers/dup-a.json" "$TMP/answers/dup-c.json"; then
   fail "one Idempotency-Key got different answers from two replicas"
+fi
 [ "$(sql "SELECT count(*) FROM submissions WHERE idem_key = '$DUP_KEY'")" = 1 ] ||
   fail "the repeated Idempotency-Key made more than one record"
 log "one Idempotency-Key at two replicas at once, then through HAProxy: one record," \
@@ -367,7 +371,8 @@ answers=$(wc -l <"$TMP/answered-ids")
 distinct=$(wc -l <"$TMP/answered-distinct")
 records=$(wc -l <"$TMP/record-ids")
 # Three answers of step 5 share one id; every other answer has its own.
-((distinct == answers - 2)) || fail "$answers answers 200 hold $distinct distinct ids, not $((answers - 2))"
+((distinct == answers - 2)) ||
+  fail "$answers answers 200 hold $distinct distinct ids, not $((answers - 2))"
 if ! cmp -s "$TMP/answered-distinct" "$TMP/record-ids"; then
   comm -3 "$TMP/answered-distinct" "$TMP/record-ids" | head >&2
   fail "the records ($records) are not the distinct ids answered 200 ($distinct)"
