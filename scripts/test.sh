@@ -35,8 +35,10 @@ stage "LTI 1.3 end to end: the real server against an independent platform (test
 /usr/bin/python3 tests/lti/test_lti_e2e.py build-ci
 
 if [[ "${HEADGRADER_SKIP_DOCKER:-0}" != 1 ]]; then
-  stage "Docker image: build, run, grade through the published port, SIGTERM"
+  stage "Docker image: build, run, grade through the published port, SIGTERM; the scale profile"
   docker/test.sh build-ci
+  # HAProxy, 3 servers and PostgreSQL, on the image just built (its tag, the build cache).
+  docker/test-scale.sh build-ci
 fi
 
 if [[ "${HEADGRADER_SKIP_SANITIZE:-0}" != 1 ]]; then
