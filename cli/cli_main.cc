@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "headgrader/diagnosis.h"
+#include "headgrader/grade_request.h"
 #include "headgrader/grade.h"
 #include "headgrader/problem.h"
 #include "headgrader/problem_warnings.h"
@@ -57,10 +58,6 @@ constexpr const char* kUsage =
     "  headgrader prairielearn --problem ID [--problems DIR] [--submission DIR] [--results DIR]\n"
     "      The same for PrairieLearn's external grader (/grade/student, /grade/results).\n";
 
-// The bundled problems, as the server's default: not ./problems, so that the CLI grades
-// against what the server serves from any working directory.
-std::string default_problems_dir() { return HEADGRADER_PROBLEMS_DIR; }
-
 // The command line is wrong: what is wrong, then how it goes.
 int usage_error(const std::string& what) {
   std::cerr << what << "\n" << kUsage;
@@ -101,7 +98,7 @@ int validate(std::vector<std::string> paths) {
 }
 
 int grade(const std::vector<std::string>& args) {
-  std::string problem_id, problems_dir = default_problems_dir(), submission_path;
+  std::string problem_id, problems_dir = headgrader::default_problems_dir().string(), submission_path;
   bool text = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--problem" && i + 1 < args.size()) {
@@ -156,14 +153,13 @@ int grade(const std::vector<std::string>& args) {
               << "\n";
     return 2;
   }
-  const auto report =
-      headgrader::grade_with_diagnosis(*problem, submission->weights, submission->max_failures);
+  const headgrader::Graded graded = headgrader::grade_submission(*problem, *submission);
   if (text) {
-    std::cout << headgrader::report_to_text(*problem, report);
+    std::cout << headgrader::report_to_text(*problem, graded.report);
   } else {
-    std::cout << headgrader::report_json(*problem, report) << "\n";
+    std::cout << graded.answer << "\n";
   }
-  return report.passed ? 0 : 1;
+  return graded.report.passed ? 0 : 1;
 }
 
 #if HEADGRADER_CLI_KEYS

@@ -6,6 +6,7 @@
 
 #include "headgrader/diagnosis.h"
 #include "headgrader/limits.h"
+#include "headgrader/problem.h"
 #include "headgrader/submission.h"
 #include "submission_folder.h"
 
@@ -19,7 +20,7 @@ constexpr int kPlatformMaxFailures = 1;
 
 int run_platform_command(const std::string& command, const std::vector<std::string>& args,
                          const PlatformPaths& defaults, bool with_points, PlatformWriter write) {
-  std::string problem_id, problems_dir = HEADGRADER_PROBLEMS_DIR;
+  std::string problem_id, problems_dir = default_problems_dir().string();
   PlatformPaths paths = defaults;
   double points = 1;
   const auto fail = [&](const std::string& what) {

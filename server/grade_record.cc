@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "headgrader/limits.h"
-#include "headgrader/report.h"
 
 namespace headgrader::server {
 
@@ -80,7 +79,8 @@ Response rate_limited_answer(const RateLimit& limit, bool per_key, store::TimeMs
 }
 
 store::SubmissionRecord record_of(const Problem& problem, std::string_view problem_sha256,
-                                  const GradeReport& report, std::string body, store::TimeMs now) {
+                                  const Graded& graded, std::string body, store::TimeMs now) {
+  const GradeReport& report = graded.report;
   store::SubmissionRecord record;
   record.time = now;
   record.id = store::new_submission_id(now);
@@ -95,7 +95,7 @@ store::SubmissionRecord record_of(const Problem& problem, std::string_view probl
   for (const Failure& failure : report.failures) {
     record.failing_inputs.push_back(problem.spell(failure.input));
   }
-  record.answer = with_submission_id(report_json(problem, report), record.id);
+  record.answer = with_submission_id(graded.answer, record.id);
   return record;
 }
 

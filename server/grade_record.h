@@ -13,7 +13,7 @@
 #include <string_view>
 
 #include "error_response.h"
-#include "headgrader/grade.h"
+#include "headgrader/grade_request.h"
 #include "headgrader/problem.h"
 #include "options.h"
 #include "submission_store.h"
@@ -68,8 +68,7 @@ std::string with_submission_id(std::string_view answer, std::string_view id);
 // strings and the answer with its submission_id. Who sent it (student, key), a regrade's
 // `regrade_of`, the LMS link and the Idempotency-Key are the caller's to add.
 store::SubmissionRecord record_of(const Problem& problem, std::string_view problem_sha256,
-                                  const GradeReport& report, std::string body,
-                                  store::TimeMs now);
+                                  const Graded& graded, std::string body, store::TimeMs now);
 
 // The answer to a grading past the attempt limit: 429 rate_limited, Retry-After in whole
 // seconds (at least 1) until `allowed_at`, and a message saying when that is.

@@ -65,7 +65,7 @@ int main(int argc, char** argv) {
     tls = std::move(loaded_tls).value();
   }
 
-  const auto dir = options.problems.empty() ? server::default_problems_dir() : options.problems;
+  const auto dir = options.problems.empty() ? headgrader::default_problems_dir() : options.problems;
   auto loaded = server::ProblemCatalog::open(dir);
   if (auto* defects = std::get_if<std::vector<headgrader::Defect>>(&loaded)) {
     for (const headgrader::Defect& defect : *defects) std::cerr << defect.to_string() << '\n';

@@ -9,6 +9,8 @@
 #include <system_error>
 #include <thread>
 
+#include "headgrader/problem.h"
+
 namespace headgrader::server {
 namespace {
 
@@ -272,10 +274,6 @@ Result<ServerOptions> parse_arguments(std::span<const std::string_view> args) {
 
 }  // namespace
 
-// The bundled problems (API.md §6), not ./problems: the same command serves the same problems
-// from any working directory.
-std::filesystem::path default_problems_dir() { return HEADGRADER_PROBLEMS_DIR; }
-
 unsigned thread_count(unsigned requested) {
   if (requested != 0) return requested;
   const unsigned hardware = std::thread::hardware_concurrency();
@@ -294,7 +292,7 @@ Serves the grader over HTTP (JSON in and out):
 options:
   --problems DIR    problem folder (or one file); default: the bundled problems,
                     )";
-  text += HEADGRADER_PROBLEMS_DIR;
+  text += default_problems_dir().string();
   text += R"(
   --address ADDR    IP address to listen on; default 0.0.0.0
   --port N          TCP port; default 8080; 0 picks a free one

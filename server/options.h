@@ -30,7 +30,7 @@ struct RateLimit {
 Result<RateLimit> parse_rate_limit(std::string_view text);
 
 struct ServerOptions {
-  std::filesystem::path problems;  // empty: default_problems_dir()
+  std::filesystem::path problems;  // empty: headgrader::default_problems_dir()
   std::string address = "0.0.0.0";
   std::uint16_t port = 8080;
   unsigned threads = 0;  // 0: the hardware's concurrency
@@ -77,10 +77,6 @@ std::optional<std::string> process_env(const std::string& name);
 // (code "usage") name the flag (or variable) and what is wrong.
 Result<ServerOptions> parse_options(std::span<const std::string_view> args,
                                     const EnvLookup& env = {});
-
-// `problems/` under the current directory when it is a folder, else the source tree's
-// (HEADGRADER_PROBLEMS_DIR, fixed at build time).
-std::filesystem::path default_problems_dir();
 
 // Threads to run: `requested`, or the hardware's concurrency (at least 1) when 0.
 unsigned thread_count(unsigned requested);

@@ -4,6 +4,9 @@
 #include <variant>
 
 #include "access_log.h"
+#include "headgrader/diagnosis.h"
+#include "headgrader/grading_cost.h"
+#include "headgrader/limits.h"
 #include "headgrader/problem_warnings.h"
 #include "headgrader/report.h"
 #include "lti_service.h"
@@ -44,13 +47,30 @@ Routed Router::answer_validate(const Request& request) const {
     body = Json{{"valid", false}, {"defects", defects_json(*defects)}};
   } else {
     const Problem& problem = std::get<Problem>(loaded);
+    std::vector<ProblemWarning> found = problem_warnings(problem);
+    // The lint of `headgrader validate --lint` (API.md §13): each named mistake applied to the
+    // reference, a warning for each that passes, and the reference's margin (an extension).
+    // It grades the reference about ten times: a problem graded string by string past the
+    // cost of a request is left to the command, and the answer says so.
+    std::optional<Margin> margin;
+    if (grading_cost(problem) <= limits::kLongGradingCost) {
+      LintReport lint = lint_problem(problem);
+      found.insert(found.end(), lint.warnings.begin(), lint.warnings.end());
+      margin = lint.reference_margin;
+    } else {
+      found.push_back({"strings",
+                       "the named mistakes were not applied to the reference: this problem is "
+                       "graded string by string over too many strings for one request; run "
+                       "headgrader validate --lint on the file"});
+    }
     Json warnings = Json::array();
-    for (const auto& warning : problem_warnings(problem)) {
+    for (const auto& warning : found) {
       warnings.push_back({{"field", warning.field}, {"message", warning.message}});
     }
     body = Json{{"valid", true},
                 {"tested_strings", problem.tested_total()},
                 {"warnings", std::move(warnings)}};
+    if (margin) body["reference_margin"] = margin_to_json(*margin);
   }
   return {json_answer(request, http::status::ok,
                       body.dump(-1, ' ', false, Json::error_handler_t::replace)),

@@ -10,6 +10,7 @@
 #include "headgrader/check_steps.h"
 #include "headgrader/diagnosis.h"
 #include "headgrader/grade.h"
+#include "headgrader/grade_request.h"
 #include "headgrader/grading_cost.h"
 #include "headgrader/limits.h"
 #include "headgrader/report.h"
@@ -285,14 +286,14 @@ Routed Router::answer_grade(const CatalogSnapshot::Entry& entry, const Principal
 
   const RecordSettings& records = service_.records;
   if (records.store == nullptr) {  // --store none: Part 1 exactly
-    const GradeReport report =
-        headgrader::grade_with_diagnosis(problem, submission->weights, submission->max_failures);
+    Graded graded = grade_submission(problem, *submission);
     // Without a store a launched student's score waits in memory (lost if the server stops).
     if (who.kind == Principal::Kind::kStudent && service_.lti != nullptr) {
-      service_.lti->graded(who.student, report.score, "", std::chrono::system_clock::now());
+      service_.lti->graded(who.student, graded.report.score, "",
+                           std::chrono::system_clock::now());
     }
-    return {json_answer(request, http::status::ok, report_json(problem, report)), problem.id,
-            report.passed};
+    return {json_answer(request, http::status::ok, std::move(graded.answer)), problem.id,
+            graded.report.passed};
   }
 
   // Who the record names: the key's name, and the student of the body or of the launch (§11).
@@ -313,10 +314,10 @@ Routed Router::answer_grade(const CatalogSnapshot::Entry& entry, const Principal
     return {std::move(*refused), problem.id, std::nullopt};
   }
 
-  const GradeReport report =
-      headgrader::grade_with_diagnosis(problem, submission->weights, submission->max_failures);
+  const Graded graded = grade_submission(problem, *submission);
+  const GradeReport& report = graded.report;
   auto pending = std::make_shared<PendingGrade>();
-  pending->record = record_of(problem, entry.sha256, report, std::string(request.body()), now);
+  pending->record = record_of(problem, entry.sha256, graded, std::string(request.body()), now);
   store::SubmissionRecord& record = pending->record;
   record.student = std::move(student);
   record.key = identity.key_name;

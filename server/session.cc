@@ -104,10 +104,21 @@ void Session::reject(Error error) {
 void Session::shutdown() {
   net::dispatch(socket_.get_executor(), [self = shared_from_this()] {
     self->shutting_down_ = true;
-    // An idle connection's pending wait completes with operation_aborted and closes; a busy
-    // one sees shutting_down_ when its answer is ready.
-    beast::error_code ignored;
-    if (self->idle_) self->socket_.cancel(ignored);
+    // A busy connection sees shutting_down_ when its answer is ready.
+    if (!self->idle_) return;
+    // A request already in the socket reached the server before it stopped: it is read and
+    // answered (Connection: close), since behind a balancer a POST that got no answer is not
+    // sent again, and a grading must not be lost.
+    beast::error_code ec;
+    if (self->socket_.available(ec) > 0 && !ec) return;
+    // A new connection was opened to send a request: it gets a moment to.
+    if (self->first_request_) {
+      self->set_deadline(std::min(self->expiry_, std::chrono::steady_clock::now() +
+                                                     limits::kShutdownFirstRequestWait));
+      return;
+    }
+    // Idle between requests: its pending wait completes with operation_aborted and closes.
+    self->socket_.cancel(ec);
   });
 }
 

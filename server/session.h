@@ -63,8 +63,9 @@ class Session : public std::enable_shared_from_this<Session> {
   void run();
   // Answers `error` once, without reading a request, and closes (the connection cap).
   void reject(Error error);
-  // Thread-safe. Closes the connection now when it waits between requests; otherwise lets
-  // the current request finish, answers it with Connection: close, and closes.
+  // Thread-safe. Closes the connection now when it waits between requests with nothing sent
+  // (a new connection: after limits::kShutdownFirstRequestWait, unless its request comes);
+  // otherwise lets the current request finish, answers it with Connection: close, and closes.
   void shutdown();
 
  private:

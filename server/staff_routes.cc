@@ -241,9 +241,9 @@ Response regrade(const Problem& problem, std::string_view problem_sha256,
                          {"error", error_to_json(submission.error())["error"]}});
       continue;
     }
-    const GradeReport report = grade_with_diagnosis(problem, submission->weights, submission->max_failures);
+    const Graded graded = grade_submission(problem, *submission);
     store::SubmissionRecord r =
-        record_of(problem, problem_sha256, report, before.body, records.now());
+        record_of(problem, problem_sha256, graded, before.body, records.now());
     r.student = before.student;
     r.key = staff_key;
     r.regrade_of = before.id;

@@ -6,6 +6,7 @@
 #include <signal.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -299,6 +300,34 @@ TEST_F(KeyedServer, ValidateAnswersDefectsOrTheTestedStringsAndWritesNothing) {
   EXPECT_EQ(Json::parse(invalid.body())["valid"], false);
   EXPECT_FALSE(fs::exists(w_.problems() / "x.json"));
   EXPECT_EQ(call(port_, "GET", "/v1/problems/validate").result_int(), 405);
+}
+
+// The staff route lints as `headgrader validate --lint` does (API.md §13): the named
+// mistakes applied to the reference, and the reference's margin.
+TEST_F(KeyedServer, ValidateWarnsWhenTheTestsCannotTellAMistakeFromTheSolution) {
+  Json lax = Json::parse(read_file(w_.problems() / "consonant-anywhere.json"));
+  lax["id"] = "lax";
+  lax["tolerance"] = 0.3;  // and strings of length 2: half the handout's key still passes
+  lax["strings"] = {{"max_length", 2}, {"exhaustive_length", 2}, {"examples", Json::array()}};
+  const HttpResponse linted = call(port_, "POST", "/v1/problems/validate", staff_, lax.dump());
+  ASSERT_EQ(linted.result_int(), 200);
+  const Json answer = Json::parse(linted.body());
+  EXPECT_EQ(answer["valid"], true);
+  ASSERT_EQ(answer["warnings"].size(), 1u) << answer.dump();
+  EXPECT_EQ(answer["warnings"][0]["field"], "strings");
+  const std::string message = answer["warnings"][0]["message"];
+  EXPECT_NE(message.find("too-soft key (W_k × 0.5)"), std::string::npos) << message;
+  EXPECT_NE(message.find("(key_too_soft)"), std::string::npos) << message;
+
+  // The handout's problem: no warning, and the margin of its solution, whose worst position
+  // is the b of "aaaaaaab": weight e^5 on it against 7 vowels, an error of 7 / (7 + e^5).
+  const HttpResponse bundled = call(port_, "POST", "/v1/problems/validate", staff_,
+                                    read_file(w_.problems() / "consonant-anywhere.json"));
+  const Json margin = Json::parse(bundled.body())["reference_margin"];
+  EXPECT_EQ(Json::parse(bundled.body())["warnings"], Json::array());
+  EXPECT_NEAR(margin["worst_error"].get<double>(), 7 / (7 + std::exp(5.0)), 1e-12);
+  EXPECT_EQ(margin["tolerance"], 0.1);
+  EXPECT_EQ(margin["score_gap"], 5);
 }
 
 TEST_F(KeyedServer, SighupLoadsTheFolderAgain) {

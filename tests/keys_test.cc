@@ -13,15 +13,14 @@
 #include "auth.h"
 #include "options.h"
 #include "secrets.h"
+#include "test_support.h"
 
 namespace headgrader::server {
 namespace {
 
+// In the test process's own folder, removed when it ends (test_support.h).
 std::filesystem::path temp_file(const std::string& name) {
-  const auto dir =
-      std::filesystem::temp_directory_path() / ("headgrader-keys-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  const auto path = dir / name;
+  const std::filesystem::path path = headgrader::testing::private_temp_path(name);
   std::filesystem::remove(path);
   return path;
 }

@@ -425,6 +425,28 @@ TEST(ServerProcessE2E, SigtermAnswersRequestsInFlightThenExitsZero) {
   EXPECT_EQ(status.code, 0);
 }
 
+// Behind a balancer (docker/compose.yaml's scale profile) a connection is opened for each
+// request: one accepted just before SIGTERM is answered, not closed with its grading unread;
+// one that never sends is closed soon after, and the server still exits 0.
+TEST(ServerProcessE2E, AConnectionOpenedJustBeforeSigtermIsStillAnswered) {
+  ServerProcess server({"--port", "0", "--problems", kProblemsDir, "--threads", "2"});
+  const std::uint16_t port = server.wait_listening();
+  ASSERT_NE(port, 0);
+  Client fresh(port);
+  Client silent(port);
+  std::this_thread::sleep_for(50ms);  // both accepted
+  server.signal(SIGTERM);
+  std::this_thread::sleep_for(50ms);
+  const HttpResponse response = fresh.send(http::verb::post, kGradePath, kHandoutSolution);
+  EXPECT_EQ(response.result(), http::status::ok);
+  EXPECT_EQ(response.body(), engine_grade("consonant-anywhere", kHandoutSolution));
+  EXPECT_FALSE(response.keep_alive());
+  const ExitStatus status = server.wait();
+  EXPECT_TRUE(status.exited);
+  EXPECT_EQ(status.code, 0);
+  EXPECT_TRUE(silent.closed_by_server());
+}
+
 TEST(ServerProcessE2E, SigintWithNothingInFlightExitsZeroAtOnce) {
   ServerProcess server({"--port", "0", "--problems", kProblemsDir});
   ASSERT_NE(server.wait_listening(), 0);

@@ -66,6 +66,9 @@ inline constexpr std::chrono::seconds kReadTimeout{10};   // whole request, from
 inline constexpr std::chrono::seconds kIdleTimeout{30};   // keep-alive between requests
 inline constexpr std::chrono::seconds kWriteTimeout{10};
 inline constexpr std::chrono::seconds kShutdownGrace{5};  // in-flight requests on SIGTERM
+// On SIGTERM, a connection accepted but without its first request yet was opened to send one
+// (a balancer sends at once): it has this long to, before it is closed unanswered.
+inline constexpr std::chrono::milliseconds kShutdownFirstRequestWait{250};
 // After answering with an error and closing our side, how long unread input from the client
 // is drained so that the answer is not lost to a TCP reset, and how much of it at most.
 inline constexpr std::chrono::seconds kLingerTimeout{2};

@@ -108,6 +108,11 @@ ProblemOrDefects load_problem_text_unnamed(std::string_view text);
 // `text`, when given, receives the bytes read.
 ProblemOrDefects load_problem_file(const std::filesystem::path& path, std::string* text = nullptr);
 
+// The bundled problems' folder, fixed at build time (CMake's HEADGRADER_PROBLEMS_DIR: the
+// source tree's problems/, or where an image installs them): the default --problems of the
+// server and of the CLI, from any working directory (API.md §6).
+std::filesystem::path default_problems_dir();
+
 // Every problem of a folder (each *.json directly inside, by name) or a single file.
 class ProblemSet {
  public:
