@@ -14,9 +14,10 @@
 #    in /autograder/source: it installs the compiler and libraries with apt-get (the
 #    container reaches Debian's mirror) and builds headgrader;
 # 3. grades the three submissions of common.sh (passing; failing, the soft key diagnosed; not
-#    gradable), each in a fresh container from that image with no network: submission.json
-#    copied into /autograder/submission, run_autograder must exit 0, its results.json is
-#    copied out and checked as gradescope_folder_test.sh checks it (common.sh).
+#    gradable), each in a fresh container from that image with no network (Gradescope gives
+#    one; grading needs none): submission.json copied into /autograder/submission,
+#    run_autograder must exit 0, its results.json is copied out and checked as
+#    gradescope_folder_test.sh checks it (common.sh).
 # Prints the image's size and the time of each part. Every wait has a deadline; containers
 # and temporary files are removed on exit, the image kept (HEADGRADER_TEST_GRADESCOPE_IMAGE,
 # default headgrader-gradescope:test), so that an unchanged zip reuses the build cache: then
