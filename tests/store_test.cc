@@ -4,6 +4,8 @@
 // outbox, single-use values and student tokens.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <functional>
 #include <future>
 #include <set>
 #include <thread>
@@ -215,6 +217,39 @@ TEST_P(StoreTest, TwoStoresRacingOnOneIdempotencyKeyKeepExactlyOneRecord) {
   ASSERT_TRUE(page);
   ASSERT_EQ(page->records.size(), 1u);
   EXPECT_EQ(page->records[0].id, *kept.begin());
+  second->close();
+}
+
+// Several servers on one database each run a passback worker (API.md §11): a score is
+// claimed by one of them only, so it is sent once.
+TEST_P(StoreTest, TwoStoresClaimingPassbacksAtOnceClaimEachScoreOnce) {
+  auto second = reopen();
+  ASSERT_TRUE(second);
+  constexpr int kScores = 40;
+  for (int i = 0; i < kScores; ++i) {
+    const PassbackRequest request{"https://lms", "client", "https://lms/li/1",
+                                  R"({"scoreGiven":)" + std::to_string(i) + "}"};
+    ASSERT_TRUE(commit_now(*store_, make_record(kT0 + i, "p", "s" + std::to_string(i), true),
+                           request));
+  }
+  // Both claim in small batches at the same moment, each from its own thread, until neither
+  // finds more: every score is claimed, none twice.
+  const auto claim_all = [](SubmissionStore& store) {
+    std::vector<std::string> ids;
+    for (;;) {
+      auto claimed = store.claim_passbacks(kT0 + 1'000, 60'000, 3);
+      if (!claimed || claimed->empty()) return ids;
+      for (const PassbackItem& item : *claimed) ids.push_back(item.id);
+    }
+  };
+  auto first_ids = std::async(std::launch::async, claim_all, std::ref(*store_));
+  auto second_ids = std::async(std::launch::async, claim_all, std::ref(*second));
+  std::vector<std::string> all = first_ids.get();
+  const std::vector<std::string> other = second_ids.get();
+  all.insert(all.end(), other.begin(), other.end());
+  std::sort(all.begin(), all.end());
+  EXPECT_EQ(std::adjacent_find(all.begin(), all.end()), all.end()) << "a score claimed twice";
+  EXPECT_EQ(all.size(), static_cast<std::size_t>(kScores));
   second->close();
 }
 
