@@ -20,7 +20,7 @@ std::string num(double x) { return number_to_json(x).dump(); }
 bool is_zero(const Matrix& m) { return (m.array() == 0).all(); }
 
 // The cost of grading one changed copy, in the budget's units (limits.h).
-std::uint64_t grading_cost(const Problem& p) {
+std::uint64_t trial_cost(const Problem& p) {
   const CountStateGraph* g = p.count_states.get();
   const bool over_states = g && p.head.causal && !p.head.W_P && !p.expected->reads_positions() &&
                            g->depth >= p.strings.max_length;
@@ -30,7 +30,7 @@ std::uint64_t grading_cost(const Problem& p) {
 // One diagnosis: the submission, what its proofs have graded, and the budget left.
 class Trials {
  public:
-  Trials(const Problem& p, const HeadWeights& w) : p(p), w(w), cost_(grading_cost(p)) {}
+  Trials(const Problem& p, const HeadWeights& w) : p(p), w(w), cost_(trial_cost(p)) {}
 
   const Problem& p;
   const HeadWeights& w;  // the submission, with the problem's given matrices

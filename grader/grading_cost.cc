@@ -1,5 +1,6 @@
 #include "headgrader/grading_cost.h"
 
+#include <algorithm>
 #include <limits>
 
 #include "headgrader/limits.h"
@@ -37,6 +38,24 @@ std::uint64_t grading_cost(const Problem& problem) {
     rows = add(rows, string_cost(s.size(), /*shares_prefix=*/false));
   }
   return mul(rows, limits::kMaxMatrixRows + problem.n_v);
+}
+
+std::uint64_t answer_cost(const Problem& problem, const Submission& submission) {
+  std::uint64_t longest = static_cast<std::uint64_t>(problem.strings.max_length);
+  std::uint64_t examples = 0;
+  for (const TokenString& example : problem.examples) {
+    longest = std::max<std::uint64_t>(longest, example.size());
+    examples = add(examples, mul(example.size(), 2 * problem.n_v));
+  }
+  const std::uint64_t n_q = static_cast<std::uint64_t>(submission.weights.W_q.rows());
+  const std::uint64_t rows = add(add(problem.n_e, mul(2, n_q)), add(mul(4, problem.n_v), 1));
+  // ... and the failure's max_error.
+  const std::uint64_t per_failure =
+      add(add(mul(longest, rows), mul(3, mul(longest, longest))), 1);
+  const std::uint64_t failures =
+      std::min<std::uint64_t>(static_cast<std::uint64_t>(std::max(submission.max_failures, 0)),
+                              problem.tested_total());
+  return add(mul(failures, per_failure), examples);
 }
 
 }  // namespace headgrader

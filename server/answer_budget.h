@@ -17,16 +17,22 @@
 
 namespace headgrader::server {
 
+// An answer built off the io threads (Routed::rest) is counted against the budget while it
+// is built, at this many bytes for each number it may hold (headgrader/grading_cost.h:
+// answer_cost; a number takes about 5.5 bytes of JSON on average, 24 at most), so that an
+// address whose big answers are still being built waits as one whose answers are unread.
+inline constexpr std::size_t kReservedBytesPerNumber = 8;
+
 class AnswerBudget {
  public:
   explicit AnswerBudget(std::size_t budget) : budget_(budget) {}
 
   void hold(const boost::asio::ip::address& address, std::size_t bytes) {
     const std::lock_guard lock(mutex_);
-    held_[address] += bytes;
-    total_ += bytes;
+    hold_locked(address, bytes);
   }
 
+  // Also resumes, in the order they came, the waiters that may go on now (when_room).
   void release(const boost::asio::ip::address& address, std::size_t bytes) {
     std::vector<std::function<void()>> ready;
     {
@@ -36,20 +42,34 @@ class AnswerBudget {
         if (it->second == 0) held_.erase(it);
       }
       total_ -= std::min(total_, bytes);
-      if (total_ < budget_) ready.swap(waiting_);
+      // Each checked again, and its reservation held at once, so that the waiters of one
+      // address do not all go on together at the first release.
+      std::vector<Waiter> still;
+      for (Waiter& waiter : waiting_) {
+        if (must_wait(waiter.address)) {
+          still.push_back(std::move(waiter));
+        } else {
+          hold_locked(waiter.address, waiter.reserve);
+          ready.push_back(std::move(waiter.resume));
+        }
+      }
+      waiting_ = std::move(still);
     }
     for (auto& resume : ready) resume();
   }
 
   // Calls resume() now (on this thread) when `address` may have its next answer, else once
-  // the budget has room (on the thread that makes it). resume() must re-check.
-  void when_room(const boost::asio::ip::address& address, std::function<void()> resume) {
+  // the budget has room for it (on the thread that releases); `reserve` bytes are held for
+  // that address from then on (release them when the answer is written or dropped).
+  void when_room(const boost::asio::ip::address& address, std::size_t reserve,
+                 std::function<void()> resume) {
     {
       const std::lock_guard lock(mutex_);
       if (must_wait(address)) {
-        waiting_.push_back(std::move(resume));
+        waiting_.push_back({address, reserve, std::move(resume)});
         return;
       }
+      hold_locked(address, reserve);
     }
     resume();
   }
@@ -60,6 +80,18 @@ class AnswerBudget {
   }
 
  private:
+  struct Waiter {
+    boost::asio::ip::address address;
+    std::size_t reserve = 0;
+    std::function<void()> resume;
+  };
+
+  void hold_locked(const boost::asio::ip::address& address, std::size_t bytes) {
+    if (bytes == 0) return;
+    held_[address] += bytes;
+    total_ += bytes;
+  }
+
   bool must_wait(const boost::asio::ip::address& address) const {
     if (total_ < budget_) return false;
     const auto it = held_.find(address);
@@ -71,7 +103,7 @@ class AnswerBudget {
   mutable std::mutex mutex_;
   std::map<boost::asio::ip::address, std::size_t> held_;
   std::size_t total_ = 0;
-  std::vector<std::function<void()>> waiting_;
+  std::vector<Waiter> waiting_;
 };
 
 }  // namespace headgrader::server

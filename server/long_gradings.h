@@ -1,7 +1,8 @@
-// Gradings that take long (Router::grades_long: an estimated cost over about 10 ms) run
-// here, on threads of their own, instead of on the threads that read and write: there they
-// would hold up /healthz, every other connection and the handling of SIGTERM until they
-// finished (docs/http.md, Long gradings). Their number is bounded, queued and running together,
+// Gradings that take long (an estimated cost over about 10 ms, or an answer that large) and
+// the other work that may (Routed::rest: regrades, problem files to load) run here, on
+// threads of their own, instead of on the threads that read and write: there they would hold
+// up /healthz, every other connection and the handling of SIGTERM until they finished
+// (docs/http.md, Long gradings). Their number is bounded, queued and running together,
 // overall and per client address (limits.h), so that one client cannot queue up the others'
 // wait; a grading whose client has gone by the time its turn comes is dropped unrun.
 // Thread-safety: every member may be called from any thread.

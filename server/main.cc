@@ -122,7 +122,8 @@ int main(int argc, char** argv) {
       server::serve(service, options.address, options.port, server::thread_count(options.threads),
                     std::cout, std::cerr,
                     {options.max_connections, options.read_timeout, options.shutdown_grace,
-                     options.max_connections_per_address, options.unsent_answer_budget},
+                     options.max_connections_per_address, options.unsent_answer_budget,
+                     options.max_long_gradings_per_address},
                     tls.get());
   lti.reset();  // its passback thread uses the store
   if (store) {

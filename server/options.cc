@@ -32,10 +32,10 @@ bool parse_number(std::string_view text, T max, T& out) {
 
 // The flags of Part 2, each of which may come from HEADGRADER_<FLAG> (API.md Part 2). Flags
 // without a value ("--lti-allow-http") take "1" or "true" from their variable.
-constexpr std::array<std::string_view, 9> kEnvFlags = {
+constexpr std::array<std::string_view, 10> kEnvFlags = {
     "--keys",  "--grading",    "--max-connections-per-address", "--unsent-answer-budget-bytes",
     "--store", "--rate-limit", "--lti",
-    "--tls-cert", "--tls-key"};
+    "--tls-cert", "--tls-key", "--max-long-gradings-per-address"};
 constexpr std::array<std::string_view, 1> kEnvSwitches = {"--lti-allow-http"};
 
 std::string env_name(std::string_view flag) {
@@ -142,7 +142,7 @@ Result<ServerOptions> parse_arguments(std::span<const std::string_view> args) {
         flag != "--max-connections" && flag != "--read-timeout-ms" &&
         flag != "--shutdown-grace-ms" && flag != "--keys" && flag != "--grading" &&
         flag != "--max-connections-per-address" && flag != "--unsent-answer-budget-bytes" &&
-        flag != "--store" && flag != "--rate-limit" && flag != "--lti" &&
+        flag != "--max-long-gradings-per-address" && flag != "--store" && flag != "--rate-limit" && flag != "--lti" &&
         flag != "--lti-keyset-refetch-ms" && flag != "--lti-backoff-ms" &&
         flag != "--tls-cert" && flag != "--tls-key") {
       return usage_error("unknown argument \"" + std::string(flag) + "\"; see --help");
@@ -214,6 +214,14 @@ Result<ServerOptions> parse_arguments(std::span<const std::string_view> args) {
           options.max_connections_per_address == 0) {
         return usage_error("--max-connections-per-address must be a number from 1 to " +
                            std::to_string(limits::kMaxConnections) + "; it is \"" +
+                           std::string(value) + "\"");
+      }
+    } else if (flag == "--max-long-gradings-per-address") {
+      if (!parse_number<std::size_t>(value, limits::kMaxLongGradings,
+                                     options.max_long_gradings_per_address) ||
+          options.max_long_gradings_per_address == 0) {
+        return usage_error("--max-long-gradings-per-address must be a number from 1 to " +
+                           std::to_string(limits::kMaxLongGradings) + "; it is \"" +
                            std::string(value) + "\"");
       }
     } else if (flag == "--unsent-answer-budget-bytes") {

@@ -46,9 +46,10 @@ struct ServerOptions {
   std::size_t max_connections = limits::kMaxConnections;
   std::chrono::milliseconds read_timeout = limits::kReadTimeout;
   std::chrono::milliseconds shutdown_grace = limits::kShutdownGrace;
-  // --max-connections-per-address N (behind a proxy every client has its address) and
-  // --unsent-answer-budget-bytes N (tests keep it small).
+  // --max-connections-per-address N and --max-long-gradings-per-address N (behind a proxy
+  // every client has its address), --unsent-answer-budget-bytes N (tests keep it small).
   std::size_t max_connections_per_address = limits::kMaxConnectionsPerAddress;
+  std::size_t max_long_gradings_per_address = limits::kMaxLongGradingsPerAddress;
   std::size_t unsent_answer_budget = limits::kUnsentAnswerBudget;
   // The submission record (API.md §8): --store URL ("none": keep nothing) and --rate-limit
   // N/PERIOD; each also from HEADGRADER_STORE / HEADGRADER_RATE_LIMIT, the flag winning.

@@ -85,6 +85,31 @@ std::string_view trim(std::string_view text) {
   return text;
 }
 
+// The one place where anything thrown (an allocation failure, a bug) becomes an answer: for
+// a request routed here, and for the rest of a grading run later (Routed::rest).
+template <class Work>
+Routed guarded(const Request& request, Work&& work) {
+  try {
+    return work();
+  } catch (const std::exception&) {
+    return {
+        error_answer(request, {error_code::kInternalError,
+                               "the server failed to answer this request; please report it", ""}),
+        "", std::nullopt};
+  }
+}
+
+// A route whose work may take seconds: loading a problem file proves that its reference
+// passes, which for a problem graded string by string over many strings is a long grading.
+// Left to the caller (Routed::rest), which runs it off the io threads.
+Routed later(std::function<Routed(const Request&)> work) {
+  Routed routed;
+  routed.rest = [work = std::move(work)](const Request& same) {
+    return guarded(same, [&] { return work(same); });
+  };
+  return routed;
+}
+
 }  // namespace
 
 Response headers_only(Response response) {
@@ -128,38 +153,17 @@ Router::Router(const ProblemSet& problems)
 Router::Router(const Service& service) : service_(service) {}
 
 Routed Router::route(const Request& request) const {
-  Routed routed = route_guarded(request);
+  Routed routed = route_deferring(request);
+  if (routed.rest) return routed.rest(request);
+  return routed;
+}
+
+Routed Router::route_deferring(const Request& request) const {
+  Routed routed = guarded(request, [&] { return route_unguarded(request); });
   if (request.method() == http::verb::head) {
     routed.response = headers_only(std::move(routed.response));
   }
   return routed;
-}
-
-Routed Router::route_guarded(const Request& request) const {
-  // The one place where anything thrown (an allocation failure, a bug) becomes an answer.
-  try {
-    return route_unguarded(request);
-  } catch (const std::exception&) {
-    return {
-        error_answer(request, {error_code::kInternalError,
-                               "the server failed to answer this request; please report it", ""}),
-        "", std::nullopt};
-  }
-}
-
-bool Router::grades_long(const Request& request) const {
-  if (request.method() != http::verb::post) return false;
-  try {
-    const Match match = match_path(request_path(request.target()));
-    if (match.route == Route::kRegrade) return service_.records.store != nullptr;  // many
-    if (match.route != Route::kGrade) return false;
-    const std::shared_ptr<const CatalogSnapshot> snapshot = service_.problems->current();
-    const CatalogSnapshot::Entry* entry = snapshot->find(match.id);
-    if (entry == nullptr) return false;
-    return grading_cost(*entry->problem) > limits::kLongGradingCost;
-  } catch (const std::exception&) {
-    return false;  // out of memory: route() answers it
-  }
 }
 
 // The checks run in this order: path, problem id, method, credentials, then content type and
@@ -245,6 +249,12 @@ Routed Router::route_unguarded(const Request& request) const {
     if (refused) return {denied(request, *refused), problem_id, std::nullopt};
   }
 
+  if (match.route == Route::kRegrade && service_.records.store != nullptr) {
+    // The latest submission of every student, graded again: many gradings.
+    return later([this, snapshot, entry, who, id = match.id](const Request& same) {
+      return answer_record_route(Route::kRegrade, id, entry, who, same, service_.records);
+    });
+  }
   if (is_record_route(match.route)) {
     return answer_record_route(match.route, match.id, entry, who, request, service_.records);
   }
@@ -261,21 +271,37 @@ Routed Router::route_unguarded(const Request& request) const {
     case Route::kProblemsStatus:
       return answer_status(request);
     case Route::kValidate:
-      return answer_validate(request);
+      return later([this](const Request& same) { return answer_validate(same); });
     case Route::kPage:
       return {web_asset_response(*asset, request), "", std::nullopt};
     case Route::kCheckSteps:
       return answer_check_steps(*entry, request);
     case Route::kProblem:
-      if (request.method() == http::verb::put) return answer_put(match.id, request);
+      if (request.method() == http::verb::put) {
+        return later([this, id = match.id](const Request& same) { return answer_put(id, same); });
+      }
       if (request.method() == http::verb::delete_) return answer_delete(match.id, request);
       return {json_answer(request, http::status::ok, entry->json), problem_id, std::nullopt};
     default:
-      return answer_grade(*entry, who, request);
+      return answer_grade(snapshot, *entry, who, request);
   }
 }
 
-Routed Router::answer_grade(const CatalogSnapshot::Entry& entry, const Principal& who,
+// What a grading needs once its request has been checked, kept for Router::finish_grade
+// when that runs later, off the io threads (Routed::rest).
+struct Router::GradeJob {
+  std::shared_ptr<const CatalogSnapshot> snapshot;  // keeps `entry` alive
+  const CatalogSnapshot::Entry* entry = nullptr;
+  Principal who;
+  Submission submission;
+  GraderIdentity identity;
+  std::optional<std::string> student;
+  std::optional<store::IdempotencyTag> tag;
+  store::TimeMs now = 0;
+};
+
+Routed Router::answer_grade(const std::shared_ptr<const CatalogSnapshot>& snapshot,
+                            const CatalogSnapshot::Entry& entry, const Principal& who,
                             const Request& request) const {
   const Problem& problem = *entry.problem;
   if (std::optional<Error> refused = unless_json_body(request)) {
@@ -284,9 +310,51 @@ Routed Router::answer_grade(const CatalogSnapshot::Entry& entry, const Principal
   Result<Submission> submission = parse_submission(problem, request.body());
   if (!submission) return {error_answer(request, submission.error()), problem.id, std::nullopt};
 
+  auto job = std::make_shared<GradeJob>();
+  job->snapshot = snapshot;
+  job->entry = &entry;
+  job->who = who;
+  job->submission = std::move(*submission);
+  const RecordSettings& records = service_.records;
+  if (records.store != nullptr) {
+    // Who the record names: the key's name, and the student of the body or of the launch (§11).
+    job->student = job->submission.student;
+    if (who.kind == Principal::Kind::kKey) {
+      job->identity.key_name = who.key_name;
+      job->identity.lms = who.role == Role::kLms;
+      job->identity.idempotency_scope = who.key_name;
+    } else if (who.kind == Principal::Kind::kStudent) {
+      job->student = who.student.student;
+      job->identity.idempotency_scope = "student:" + who.student.student;
+    }
+    job->now = records.now();
+    if (std::optional<Response> refused = check_before_grading(
+            problem.id, request, job->student, job->identity, job->tag, job->now)) {
+      return {std::move(*refused), problem.id, std::nullopt};
+    }
+  }
+  // A grading string by string over many strings, or one whose answer is large (max_failures
+  // and n_q are the submission's), takes more than milliseconds: the server runs it off the
+  // threads that read and write.
+  if (const std::uint64_t numbers = answer_cost(problem, job->submission);
+      grading_cost(problem) > limits::kLongGradingCost || numbers > limits::kLongAnswerNumbers) {
+    Routed routed{Response{}, problem.id, std::nullopt};
+    routed.rest = [this, job](const Request& same) {
+      return guarded(same, [&] { return finish_grade(*job, same); });
+    };
+    routed.rest_answer_numbers = numbers;
+    return routed;
+  }
+  return finish_grade(*job, request);
+}
+
+Routed Router::finish_grade(GradeJob& job, const Request& request) const {
+  const CatalogSnapshot::Entry& entry = *job.entry;
+  const Problem& problem = *entry.problem;
+  const Principal& who = job.who;
   const RecordSettings& records = service_.records;
   if (records.store == nullptr) {  // --store none: Part 1 exactly
-    Graded graded = grade_submission(problem, *submission);
+    Graded graded = grade_submission(problem, job.submission);
     // Without a store a launched student's score waits in memory (lost if the server stops).
     if (who.kind == Principal::Kind::kStudent && service_.lti != nullptr) {
       service_.lti->graded(who.student, graded.report.score, "",
@@ -296,31 +364,14 @@ Routed Router::answer_grade(const CatalogSnapshot::Entry& entry, const Principal
             graded.report.passed};
   }
 
-  // Who the record names: the key's name, and the student of the body or of the launch (§11).
-  GraderIdentity identity;
-  std::optional<std::string> student = submission->student;
-  if (who.kind == Principal::Kind::kKey) {
-    identity.key_name = who.key_name;
-    identity.lms = who.role == Role::kLms;
-    identity.idempotency_scope = who.key_name;
-  } else if (who.kind == Principal::Kind::kStudent) {
-    student = who.student.student;
-    identity.idempotency_scope = "student:" + who.student.student;
-  }
-  const store::TimeMs now = records.now();
-  std::optional<store::IdempotencyTag> tag;
-  if (std::optional<Response> refused =
-          check_before_grading(problem.id, request, student, identity, tag, now)) {
-    return {std::move(*refused), problem.id, std::nullopt};
-  }
-
-  const Graded graded = grade_submission(problem, *submission);
+  const store::TimeMs now = job.now;
+  const Graded graded = grade_submission(problem, job.submission);
   const GradeReport& report = graded.report;
   auto pending = std::make_shared<PendingGrade>();
   pending->record = record_of(problem, entry.sha256, graded, std::string(request.body()), now);
   store::SubmissionRecord& record = pending->record;
-  record.student = std::move(student);
-  record.key = identity.key_name;
+  record.student = std::move(job.student);
+  record.key = job.identity.key_name;
   // A launched student's grading names the launch's course and link, and its score goes to
   // the LMS through the outbox, queued in the record's own transaction (API.md §11).
   if (who.kind == Principal::Kind::kStudent && service_.lti != nullptr) {
@@ -340,8 +391,8 @@ Routed Router::answer_grade(const CatalogSnapshot::Entry& entry, const Principal
     pending->passback = std::move(launch.passback);
     if (pending->passback) pending->recorded = [lti = service_.lti] { lti->score_queued(); };
   }
-  if (tag) pending->body_sha256 = tag->body_sha256;
-  record.idempotency = std::move(tag);
+  if (job.tag) pending->body_sha256 = job.tag->body_sha256;
+  record.idempotency = std::move(job.tag);
   pending->version = request.version();
   pending->keep_alive = request.keep_alive();
   return {Response{}, problem.id, report.passed, std::move(pending)};

@@ -5,6 +5,8 @@
 // Thread-safety: route() may run on any thread.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -25,6 +27,15 @@ struct Routed {
   // Set when the answer waits for the record (API.md §8): commit pending->record, then answer
   // pending->finish(outcome); `response` is then empty.
   std::shared_ptr<PendingGrade> pending = nullptr;
+  // Set by Router::route_deferring instead of all the above when the rest of the work may be
+  // long: a grading string by string over many strings (limits::kLongGradingCost) or whose
+  // answer is large (limits::kLongAnswerNumbers), a regrade, a problem file to validate or PUT
+  // (loading proves its reference). rest(request), with the same request, gives the answer;
+  // the server calls it off the threads that read and write (session.cc). It keeps what it
+  // needs alive; it throws nothing.
+  std::function<Routed(const Request&)> rest = nullptr;
+  // With `rest`: the numbers its answer may hold (answer_cost), 0 when not estimated.
+  std::uint64_t rest_answer_numbers = 0;
 };
 
 // The answer to HEAD: the same headers, Content-Length that of the body a GET would get,
@@ -47,20 +58,26 @@ class Router {
   // `service` and what it points to must outlive the router.
   explicit Router(const Service& service);
 
+  // The answer, computed on the calling thread whatever it costs.
   Routed route(const Request& request) const;
+  // The same, except that work that may be long comes back with Routed::rest set once the
+  // request has been checked (its credentials; for a grading its body, Idempotency-Key and
+  // attempt limits too), for the caller to finish elsewhere.
+  Routed route_deferring(const Request& request) const;
 
   // The submission record's store; null with --store none.
   store::SubmissionStore* store() const { return service_.records.store; }
 
-  // Whether route(request) would be a grading that takes long (limits::kLongGradingCost):
-  // the server runs those off the threads that read and write. Never throws.
-  bool grades_long(const Request& request) const;
 
  private:
-  Routed route_guarded(const Request& request) const;
+  struct GradeJob;
+
   Routed route_unguarded(const Request& request) const;
-  Routed answer_grade(const CatalogSnapshot::Entry& entry, const Principal& who,
+  // Checks a grade request, then grades it (finish_grade), or leaves that to Routed::rest.
+  Routed answer_grade(const std::shared_ptr<const CatalogSnapshot>& snapshot,
+                      const CatalogSnapshot::Entry& entry, const Principal& who,
                       const Request& request) const;
+  Routed finish_grade(GradeJob& job, const Request& request) const;
   Routed answer_check_steps(const CatalogSnapshot::Entry& entry, const Request& request) const;
   Routed answer_passback(bool retry, const std::string& id, const Request& request) const;
   Routed answer_put(std::string_view id, const Request& request) const;

@@ -91,7 +91,8 @@ int serve(const Service& service, const std::string& address, std::uint16_t port
   // it writes the lines still waiting.
   AccessLog access_log(STDERR_FILENO);
   // Before the loop: a session's last handler may still post a grading while the loop runs.
-  LongGradings long_gradings(threads);
+  LongGradings long_gradings(threads, limits::kMaxLongGradings,
+                             tuning.max_long_gradings_per_address);
   // A log whose reader has gone (stderr a closed pipe) must not end the process: its
   // writes fail with EPIPE instead. Sockets are written with MSG_NOSIGNAL already.
   std::signal(SIGPIPE, SIG_IGN);

@@ -26,6 +26,7 @@ struct ConnectionTuning {
   std::chrono::milliseconds shutdown_grace = limits::kShutdownGrace;
   std::size_t max_connections_per_address = limits::kMaxConnectionsPerAddress;
   std::size_t unsent_answer_budget = limits::kUnsentAnswerBudget;
+  std::size_t max_long_gradings_per_address = limits::kMaxLongGradingsPerAddress;
 };
 
 // Serves `service` on address:port with `threads` threads until SIGTERM or SIGINT, in HTTPS

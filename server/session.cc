@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <cstdint>
+#include <limits>
 #include <utility>
 
 #include <sys/socket.h>
@@ -324,32 +326,56 @@ void Session::answer() {
   drop_trailer_fields(parser_->get().base(), header_fields_);
   // While the answers that clients have not taken exceed their budget, this address waits
   // if it holds its share of them (answer_budget.h); the deadline keeps running meanwhile.
-  connections_->answers().when_room(address_, [self = shared_from_this()] {
+  connections_->answers().when_room(address_, 0, [self = shared_from_this()] {
     net::dispatch(self->socket_.get_executor(), [self] {
       if (self->closed_) return;
-      if (self->long_gradings_ != nullptr && self->router_.grades_long(self->parser_->get())) {
-        return self->route_long();
-      }
       self->route_here();
     });
   });
 }
 
-void Session::route_here() { write_answer(router_.route(parser_->get())); }
+void Session::route_here() {
+  Routed routed = router_.route_deferring(parser_->get());
+  if (!routed.rest) return write_answer(std::move(routed));
+  // Long work, or a large answer: off the io threads, when there are threads for it.
+  if (long_gradings_ == nullptr) return write_answer(routed.rest(parser_->get()));
+  // Its answer counts against the unsent-answer budget while it is built, from when the
+  // budget admits it (answer_budget.h), so that one address cannot have many built at once.
+  const std::size_t reserved =
+      static_cast<std::size_t>(std::min<std::uint64_t>(
+          routed.rest_answer_numbers,
+          std::numeric_limits<std::size_t>::max() / kReservedBytesPerNumber)) *
+      kReservedBytesPerNumber;
+  connections_->answers().when_room(
+      address_, reserved,
+      [self = shared_from_this(), rest = std::move(routed.rest), reserved]() mutable {
+        net::dispatch(self->socket_.get_executor(),
+                      [self, rest = std::move(rest), reserved]() mutable {
+                        if (self->closed_) {
+                          self->connections_->answers().release(self->address_, reserved);
+                          return;
+                        }
+                        self->route_long(std::move(rest), reserved);
+                      });
+      });
+}
 
-void Session::route_long() {
+void Session::route_long(std::function<Routed(const Request&)> work, std::size_t reserved) {
   // No deadline while it runs: the client waits for the answer, and SIGTERM's grace
   // period bounds the wait when the server stops.
   set_deadline(std::chrono::steady_clock::time_point::max());
   abandoned_.store(false);
-  const bool queued = long_gradings_->post(address_, [self = shared_from_this()] {
+  const bool queued = long_gradings_->post(address_, [self = shared_from_this(),
+                                                      work = std::move(work), reserved] {
     // The strand runs nothing of this session but watch_client() until the answer is back.
     Routed routed;
     if (!self->abandoned_.load() && !self->client_gone()) {
       const GradeCancelScope scope(self->abandoned_);
-      routed = self->router_.route(self->parser_->get());
+      routed = work(self->parser_->get());
     }
-    net::dispatch(self->socket_.get_executor(), [self, routed = std::move(routed)]() mutable {
+    net::dispatch(self->socket_.get_executor(), [self, routed = std::move(routed),
+                                                 reserved]() mutable {
+      if (reserved > 0) self->connections_->answers().release(self->address_, reserved);
       beast::error_code ignored;
       self->socket_.cancel(ignored);  // watch_client()'s wait
       // Nobody would read the answer (or it was cut short): the connection and body go.
@@ -358,11 +384,12 @@ void Session::route_long() {
     });
   });
   if (queued) return watch_client();
+  if (reserved > 0) connections_->answers().release(address_, reserved);
   const std::size_t per_address = long_gradings_->max_per_address();
   Response response = error_response(
       {error_code::kRateLimited,
-       "this problem's gradings take long, and the server already has its maximum of them "
-       "queued or running (" +
+       "this request takes long (a long grading, a large answer, a regrade or a problem file "
+       "to load), and the server already has its maximum of such work queued or running (" +
            std::to_string(long_gradings_->max_total()) + " in all, " +
            std::to_string(per_address) + " per client address); try again in a few seconds",
        ""},

@@ -26,6 +26,7 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl/ssl_stream.hpp>
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -106,7 +107,9 @@ class Session : public std::enable_shared_from_this<Session> {
   void on_read_body(beast::error_code ec, std::size_t bytes);
   void answer();
   void route_here();
-  void route_long();
+  // Runs work(request) (Routed::rest) on the long-grading threads; `reserved` bytes of the
+  // unsent-answer budget, held already, are released when its answer is written or dropped.
+  void route_long(std::function<Routed(const Request&)> work, std::size_t reserved);
   void watch_client();
   // Whether the client has closed its side or reset the connection (peeked, not read).
   bool client_gone() const;

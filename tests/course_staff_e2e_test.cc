@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -328,6 +329,51 @@ TEST_F(KeyedServer, ValidateWarnsWhenTheTestsCannotTellAMistakeFromTheSolution) 
   EXPECT_NEAR(margin["worst_error"].get<double>(), 7 / (7 + std::exp(5.0)), 1e-12);
   EXPECT_EQ(margin["tolerance"], 0.1);
   EXPECT_EQ(margin["score_gap"], 5);
+}
+
+// Loading a problem proves that its reference passes: for first-position with every string up
+// to length 20 (2 097 150 strings, graded string by string) about a second. Two validations at
+// once held both of the server's io threads (and so /healthz) that long; they run on the
+// long-grading threads now.
+TEST_F(KeyedServer, ValidatingProblemsThatTakeSecondsToProveLeavesHealthAnswered) {
+  Json slow = Json::parse(read_file(w_.problems() / "first-position.json"));
+  slow["id"] = "slow";
+  for (auto& row : slow["W_P"]) row = Json::array();
+  for (int i = 0; i < 20; ++i) {
+    slow["W_P"][0].push_back(0);
+    slow["W_P"][1].push_back(0);
+    slow["W_P"][2].push_back(i == 0 ? 1 : 0);
+  }
+  slow["strings"] = {{"max_length", 20}, {"exhaustive_length", 20}};
+  slow["reference"]["W_k"] = Json::array({Json::array({0, 0, 8})});
+  const std::string text = slow.dump();
+  const std::string raw = "POST /v1/problems/validate HTTP/1.1\r\nHost: localhost\r\n"
+                          "Authorization: Bearer " + staff_ +
+                          "\r\nContent-Type: application/json\r\nContent-Length: " +
+                          std::to_string(text.size()) + "\r\n\r\n" + text;
+  Client first(port_), second(port_);
+  first.write_raw(raw);
+  second.write_raw(raw);
+  std::this_thread::sleep_for(100ms);  // both read and being proved
+  int probes = 0;
+  std::chrono::duration<double, std::milli> worst{0};
+  const auto give_up = std::chrono::steady_clock::now() + 60s;
+  while (!(first.readable() && second.readable()) && std::chrono::steady_clock::now() < give_up) {
+    const auto start = std::chrono::steady_clock::now();
+    EXPECT_EQ(call(port_, "GET", "/healthz").result_int(), 200);
+    worst = std::max(worst, std::chrono::duration<double, std::milli>(
+                                std::chrono::steady_clock::now() - start));
+    ++probes;
+    std::this_thread::sleep_for(20ms);
+  }
+  EXPECT_GE(probes, 3) << "the validations did not take long: nothing was shown";
+  EXPECT_LT(worst.count(), 100);
+  for (Client* client : {&first, &second}) {
+    const HttpResponse answer = client->read();
+    ASSERT_EQ(answer.result_int(), 200) << answer.body();
+    EXPECT_EQ(Json::parse(answer.body())["valid"], true);
+    EXPECT_EQ(Json::parse(answer.body())["tested_strings"], (1u << 21) - 2);
+  }
 }
 
 TEST_F(KeyedServer, SighupLoadsTheFolderAgain) {

@@ -253,8 +253,10 @@ TEST(HostileLongGradings, LongGradingsOverTheShareOfOneAddressAreAnswered429With
 
 // --- Finding 4: answers never read -----------------------------------------------------------
 
-// `length`: of the 100 examples; `connections` that never read; whether /healthz is checked.
-void answers_nobody_reads(int length, int connections, std::size_t budget, bool check_health) {
+// `length`: of the 100 examples; `connections` that never read. The answers are large
+// (limits::kLongAnswerNumbers), so they are built on the long-grading threads, and the
+// attacker's share of those is raised to all of them, so that answers pile up unread.
+void answers_nobody_reads(int length, int connections, std::size_t budget) {
 #if defined(__SANITIZE_ADDRESS__)
   // ASan keeps freed memory in its quarantine (256 MB), so the server's RSS grows with every
   // answer freed: memory is measured in the Release build (scripts/test.sh's first stage).
@@ -262,8 +264,8 @@ void answers_nobody_reads(int length, int connections, std::size_t budget, bool 
 #endif
   // consonant-anywhere (count states: each grading takes microseconds) with 100 examples of
   // length 20: a failing answer with max_failures 100 holds 100 traces of 20 × 20, about
-  // 300 KB (the issue's 355 KB answers; at length 64 they are 3 MB, and building one takes
-  // tens of milliseconds, which docs/hardening.md lists as still open).
+  // 700 KB (the issue's 355 KB answers); at length 64 they are 7 MB, and building one takes
+  // a third of a second.
   const fs::path dir = testing::private_temp_path("hostile-readers");
   fs::create_directories(dir);
   Json problem = bundled("consonant-anywhere");
@@ -283,7 +285,8 @@ void answers_nobody_reads(int length, int connections, std::size_t budget, bool 
   const std::size_t kBudget = budget;
   ServerProcess server({"--problems", dir.string(), "--address", "127.0.0.1", "--port", "0",
                         "--threads", "2", "--unsent-answer-budget-bytes",
-                        std::to_string(kBudget)});
+                        std::to_string(kBudget), "--max-long-gradings-per-address",
+                        std::to_string(limits::kMaxLongGradings)});
   const std::uint16_t port = server.wait_listening();
   ASSERT_NE(port, 0);
   const std::string failing = post_request(
@@ -313,10 +316,7 @@ void answers_nobody_reads(int length, int connections, std::size_t budget, bool 
     ASSERT_TRUE(answer.has_value());
     EXPECT_EQ(answer->body().size(), answer_size);
   }
-  const double worst_health = health.stop();
-  if (check_health) {
-    EXPECT_LT(worst_health, 100);
-  }
+  EXPECT_LT(health.stop(), 100);
   // `connections` answers would be that many times answer_size; the budget and a few answers being built (one
   // per thread, and the victim's, each with its JSON tree) are what may be held.
   const std::size_t bound = kBudget + 12 * answer_size;
@@ -326,19 +326,77 @@ void answers_nobody_reads(int length, int connections, std::size_t budget, bool 
 }
 
 
-// 3 MB answers (length 64), 60 connections: 180 MB unbounded. Building one such answer takes
-// tens of milliseconds on an io thread, so /healthz is not checked here (docs/hardening.md:
-// still open).
-TEST(HostileReaders, BigAnswersNobodyReadsStayWithinTheBudget) {
-  answers_nobody_reads(64, 60, 4 * 1024 * 1024, /*check_health=*/false);
+// 7 MB answers (length 64), 60 connections (32 admitted, the rest answered 429): 220 MB
+// unbounded. /healthz stays fast: each answer is built on the long-grading threads (before,
+// a third of a second each on an io thread).
+TEST(HostileReaders, BigAnswersNobodyReadsStayWithinTheBudgetAndHealthStaysFast) {
+  answers_nobody_reads(64, 60, 4 * 1024 * 1024);
 }
 
 // 700 KB answers (length 20), 150 connections. The kernel's send buffers on loopback take each
 // whole, so the budget sees nothing held; what grew (113 MB on 2026-12-01) was each idle
-// connection keeping its last answer's buffer, since fixed in Session::on_write. /healthz is
-// not checked: 150 answers of 2 ms each queue on 2 io threads (docs/hardening.md: still open).
-TEST(HostileReaders, SmallerAnswersNobodyReadsLeaveNoMemoryBehindOnIdleConnections) {
-  answers_nobody_reads(20, 150, 1024 * 1024, /*check_health=*/false);
+// connection keeping its last answer's buffer, since fixed in Session::on_write. /healthz
+// stays fast: before, 150 answers of 2 ms each queued on the 2 io threads (about 300 ms).
+TEST(HostileReaders, SmallerAnswersNobodyReadsLeaveNoMemoryBehindAndHealthStaysFast) {
+  answers_nobody_reads(20, 150, 1024 * 1024);
+}
+
+// With the default share, an address gets 2 large answers built at once and a 429 with
+// Retry-After for more, as for long gradings; another address is answered meanwhile.
+TEST(HostileReaders, LargeAnswersOverTheShareOfOneAddressAreAnswered429) {
+  const fs::path dir = testing::private_temp_path("hostile-large-answers");
+  fs::create_directories(dir);
+  Json problem = bundled("consonant-anywhere");
+  problem["id"] = "long-examples";
+  Json examples = Json::array();
+  for (int i = 0; i < 100; ++i) {
+    std::string s(64, 'a');
+    for (int bit = 0; bit < 7; ++bit) {
+      if ((i >> bit) & 1) s[static_cast<std::size_t>(57 + bit)] = 'b';
+    }
+    examples.push_back(s);
+  }
+  problem["strings"] = {{"max_length", 64}, {"exhaustive_length", 0}, {"examples", examples}};
+  problem["reference"]["W_k"] = Json::array({Json::array({0, 8})});
+  write_problem(dir, problem);
+  ServerProcess server({"--problems", dir.string(), "--address", "127.0.0.1", "--port", "0",
+                        "--threads", "1"});
+  const std::uint16_t port = server.wait_listening();
+  ASSERT_NE(port, 0);
+  const std::string large = post_request(
+      "/v1/problems/long-examples/grade",
+      R"({"W_q": [[0, 0]], "W_k": [[0, 0]], "W_V": [[0, 0], [0, 0]], "max_failures": 100})");
+  // Three at once from one address: each takes about a third of a second to build, so the
+  // third arrives while the first two are queued or running.
+  std::vector<std::unique_ptr<SourcedClient>> clients;
+  for (int i = 0; i < 3; ++i) {
+    clients.push_back(std::make_unique<SourcedClient>(port, kAttacker));
+    clients.back()->write(large);
+  }
+  int ok = 0, refused = 0;
+  for (auto& client : clients) {
+    const std::optional<HttpResponse> answer = client->read();
+    ASSERT_TRUE(answer.has_value());
+    if (answer->result() == http::status::ok) {
+      ++ok;
+      EXPECT_EQ(Json::parse(answer->body())["failures"].size(), 100u);
+    } else {
+      ++refused;
+      EXPECT_EQ(answer->result(), http::status::too_many_requests) << answer->body();
+      EXPECT_EQ(answer->at(http::field::retry_after),
+                std::to_string(limits::kLongGradingRetryAfter.count()));
+    }
+  }
+  EXPECT_EQ(ok, static_cast<int>(limits::kMaxLongGradingsPerAddress));
+  EXPECT_EQ(refused, 1);
+  // Once those are answered, the address grades again.
+  SourcedClient small(port, kAttacker);
+  const std::optional<HttpResponse> answer = small.send(post_request(
+      "/v1/problems/long-examples/grade",
+      R"({"W_q": [[0, 0]], "W_k": [[0, 0]], "W_V": [[0, 0], [0, 0]]})"));
+  ASSERT_TRUE(answer.has_value());
+  EXPECT_EQ(answer->result(), http::status::ok);
+  EXPECT_EQ(Json::parse(answer->body())["failures"].size(), 3u);
 }
 
 // --- Finding 5: long by cost, not by count ----------------------------------------------------

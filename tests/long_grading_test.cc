@@ -11,9 +11,11 @@
 #include <string>
 #include <variant>
 
+#include "headgrader/grade_request.h"
 #include "headgrader/grading_cost.h"
 #include "headgrader/limits.h"
 #include "headgrader/report.h"
+#include "headgrader/submission.h"
 #include "router.h"
 #include "server_harness.h"
 #include "test_support.h"
@@ -91,16 +93,157 @@ TEST(LongGradings, OnlyAGradingStringByStringOverTheCostLimitCountsAsLong) {
   EXPECT_EQ(grading_cost(*problems.find("counts-20")), 0u);
   const Router router(problems);
 
-  EXPECT_TRUE(router.grades_long(grade_request("position-12")));
-  EXPECT_FALSE(router.grades_long(grade_request("position-11")));
-  EXPECT_FALSE(router.grades_long(grade_request("counts-20")));  // over count states
-  EXPECT_FALSE(router.grades_long(grade_request("no-such-problem")));
+  // Long: checked here, graded later (Routed::rest), with the same answer.
+  const Request long_one = grade_request("position-12");
+  Routed deferred = router.route_deferring(long_one);
+  ASSERT_TRUE(deferred.rest);
+  EXPECT_EQ(deferred.rest(long_one).response.body(), router.route(long_one).response.body());
+  const auto answered_here = [&](const Request& request, http::status status) {
+    const Routed routed = router.route_deferring(request);
+    EXPECT_FALSE(routed.rest) << request.target();
+    EXPECT_EQ(routed.response.result(), status) << request.target();
+  };
+  answered_here(grade_request("position-11"), http::status::ok);
+  Request counts = grade_request("counts-20");  // over count states
+  counts.body() = R"({"W_q": [[1, 1]], "W_k": [[0, 8]], "W_V": [[1, 0], [0, 1]]})";
+  counts.prepare_payload();
+  answered_here(counts, http::status::ok);
+  answered_here(grade_request("no-such-problem"), http::status::not_found);
   Request get = grade_request("position-12");
   get.method(http::verb::get);
-  EXPECT_FALSE(router.grades_long(get));  // a 405, answered at once
+  answered_here(get, http::status::method_not_allowed);
   Request problem = grade_request("position-12");
+  problem.method(http::verb::get);
   problem.target("/v1/problems/position-12");
-  EXPECT_FALSE(router.grades_long(problem));
+  answered_here(problem, http::status::ok);
+  // A body that does not parse is answered at once, however long the problem's gradings.
+  Request bad = grade_request("position-12");
+  bad.body() = R"({"W_q": [[1, 1]]})";
+  bad.prepare_payload();
+  answered_here(bad, http::status::bad_request);
+}
+
+// consonant-anywhere tested on 100 examples of length `length` and nothing else (count states:
+// the grading itself takes microseconds): a failing answer with max_failures 100 holds 100
+// traces of length × length.
+Json consonant_anywhere_examples(int length, const std::string& id) {
+  std::ifstream in(HEADGRADER_SOURCE_DIR "/problems/consonant-anywhere.json");
+  Json problem = Json::parse(in);
+  problem["id"] = id;
+  Json examples = Json::array();
+  for (int i = 0; i < 100; ++i) {  // "b", vowels, then i in binary: 100 distinct strings
+    std::string s = "b" + std::string(static_cast<std::size_t>(length - 1), 'a');
+    for (int bit = 0; bit < 7; ++bit) {
+      if ((i >> bit) & 1) s[static_cast<std::size_t>(length - 7 + bit)] = 'b';
+    }
+    examples.push_back(s);
+  }
+  problem["strings"] = {{"max_length", length}, {"exhaustive_length", 0}, {"examples", examples}};
+  problem["reference"]["W_k"] = Json::array({Json::array({0, 8})});
+  return problem;
+}
+
+// A head of `n_q` zero query and key rows and a zero W_V: its output is 0 everywhere, so every
+// position of every tested string fails.
+std::string zero_head(int n_q, int max_failures) {
+  Json rows = Json::array();
+  for (int i = 0; i < n_q; ++i) rows.push_back(Json::array({0, 0}));
+  return Json{{"W_q", rows}, {"W_k", rows}, {"W_V", Json::array({{0, 0}, {0, 0}})},
+              {"max_failures", max_failures}}
+      .dump();
+}
+
+Request post_grade(const std::string& id, const std::string& body) {
+  Request request{http::verb::post, "/v1/problems/" + id + "/grade", 11};
+  request.set(http::field::content_type, "application/json");
+  request.body() = body;
+  request.prepare_payload();
+  return request;
+}
+
+// Every number (or null, for a masked score) under `value`.
+std::uint64_t numbers_in(const Json& value) {
+  if (value.is_number() || value.is_null()) return 1;
+  std::uint64_t n = 0;
+  if (value.is_array() || value.is_object()) {
+    for (const Json& item : value) n += numbers_in(item);
+  }
+  return n;
+}
+
+TEST(LongGradings, AnswerCostCountsTheNumbersOfAnAnswerWhoseEveryPositionFails) {
+  auto loaded = load_problem_text(consonant_anywhere_examples(20, "wide-20").dump(), "wide-20.json");
+  ASSERT_TRUE(std::holds_alternative<Problem>(loaded));
+  const Problem& problem = std::get<Problem>(loaded);
+  for (const int max_failures : {0, 1, 3, 100}) {
+    for (const int n_q : {1, 4}) {
+      const std::string body = zero_head(n_q, max_failures);
+      Result<Submission> submission = parse_submission(problem, body);
+      ASSERT_TRUE(submission) << submission.error().message;
+      const Graded graded = grade_submission(problem, *submission);
+      const Json answer = Json::parse(graded.answer);
+      ASSERT_EQ(answer["failures"].size(), static_cast<std::size_t>(max_failures));
+      // Counted in the answer itself: what the failures and examples hold.
+      EXPECT_EQ(answer_cost(problem, *submission),
+                numbers_in(answer["failures"]) + numbers_in(answer["examples"]))
+          << "max_failures " << max_failures << ", n_q " << n_q;
+    }
+  }
+}
+
+TEST(LongGradings, AnAnswerOverTheNumbersLimitIsFinishedElsewhereWithTheSameBytes) {
+  const fs::path dir = testing::private_temp_path("long-answer-router");
+  fs::create_directories(dir);
+  write_problem(dir, consonant_anywhere_examples(20, "wide-20"));
+  auto loaded = ProblemSet::load(dir);
+  ASSERT_TRUE(std::holds_alternative<ProblemSet>(loaded));
+  const Router router(std::get<ProblemSet>(loaded));
+  const Problem& problem = *std::get<ProblemSet>(loaded).find("wide-20");
+
+  // 100 failures of length 20: about 146 000 numbers, so the rest waits for another thread.
+  const Request large = post_grade("wide-20", zero_head(1, 100));
+  ASSERT_GT(answer_cost(problem, *parse_submission(problem, large.body())),
+            limits::kLongAnswerNumbers);
+  Routed deferred = router.route_deferring(large);
+  ASSERT_TRUE(deferred.rest);
+  EXPECT_TRUE(deferred.response.body().empty());
+  EXPECT_EQ(deferred.problem, "wide-20");
+  const Routed finished = deferred.rest(large);
+  EXPECT_EQ(finished.response.result(), http::status::ok);
+  EXPECT_EQ(Json::parse(finished.response.body())["failures"].size(), 100u);
+  EXPECT_EQ(finished.passed, false);
+  EXPECT_EQ(finished.response.body(), router.route(large).response.body());
+
+  // Three failures: answered at once.
+  const Routed small = router.route_deferring(post_grade("wide-20", zero_head(1, 3)));
+  EXPECT_FALSE(small.rest);
+  EXPECT_EQ(small.response.result(), http::status::ok);
+  // A body that does not parse is answered at once, whatever its max_failures.
+  const Routed bad = router.route_deferring(
+      post_grade("wide-20", R"({"W_q": [[0, 0, 0]], "W_k": [[0, 0]], "max_failures": 100})"));
+  EXPECT_FALSE(bad.rest);
+  EXPECT_EQ(bad.response.result(), http::status::bad_request);
+}
+
+TEST(LongGradings, TheBundledProblemsAnswerOnTheReadingThreadUpToEightQueryRows) {
+  auto loaded = ProblemSet::load(HEADGRADER_SOURCE_DIR "/problems");
+  ASSERT_TRUE(std::holds_alternative<ProblemSet>(loaded));
+  for (const auto& problem : std::get<ProblemSet>(loaded).problems()) {
+    for (const int n_q : {1, 8, 16}) {
+      Json rows = Json::array();
+      for (int i = 0; i < n_q; ++i) rows.push_back(Json(std::vector<int>(problem->n_e, 0)));
+      const Json values(std::vector<Json>(problem->n_v, Json(std::vector<int>(problem->n_e, 0))));
+      Result<Submission> submission = parse_submission(
+          *problem, Json{{"W_q", rows}, {"W_k", rows}, {"W_V", values}, {"max_failures", 100}}
+                        .dump());
+      ASSERT_TRUE(submission) << submission.error().message;
+      if (n_q <= 8) {
+        EXPECT_LE(answer_cost(*problem, *submission), limits::kLongAnswerNumbers) << problem->id;
+      } else {
+        EXPECT_GT(answer_cost(*problem, *submission), limits::kLongAnswerNumbers) << problem->id;
+      }
+    }
+  }
 }
 
 // A server with one thread for reading and writing, on problems whose grading takes about a

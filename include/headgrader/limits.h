@@ -47,7 +47,7 @@ inline constexpr std::size_t kMaxJsonObjectKeys = 1024;
 // its count-state slots when grading runs over those. A mistake whose gradings would pass the
 // budget is not tried and is named in the answer's "diagnosis_not_tried". Counted in strings,
 // not seconds, so that the same submission always gets the same answer; it is the size of a
-// grading that still runs on the server's own threads (kLongGradingStrings), about 10 ms on
+// grading that still runs on the server's own threads (kLongGradingCost), about 10 ms on
 // the development VM (docs/diagnosis.md).
 inline constexpr std::uint64_t kDiagnosisBudgetStrings = 32'768;
 // The largest factor key_too_soft / query_too_soft look for (doubling from 2).
@@ -90,10 +90,16 @@ inline constexpr std::size_t kUnsentAnswerBudget = 64 * 1024 * 1024;
 // seconds). It then runs on threads of its own, so that /healthz, the other connections and
 // SIGTERM are answered meanwhile (docs/http.md, Long gradings).
 inline constexpr std::uint64_t kLongGradingCost = 4'000'000;
+// A grading is long too when its answer may hold more numbers than this (grading_cost.h:
+// answer_cost), about 5 ms to compute and write: decided once the submission is read, since
+// the submission's max_failures and n_q make most of an answer's size. The bundled problems'
+// answers stay under it at max_failures 100 for a head of up to 8 query rows.
+inline constexpr std::uint64_t kLongAnswerNumbers = 50'000;
 // Long gradings queued or running at once, in all and per client address; one more is
 // answered 429 rate_limited with Retry-After (seconds). A long grading holds its request's
 // body (up to 1 MiB) until it runs, so these bound that memory too.
 inline constexpr std::size_t kMaxLongGradings = 32;
+// Behind a proxy every client shares its address: --max-long-gradings-per-address raises it.
 inline constexpr std::size_t kMaxLongGradingsPerAddress = 2;
 inline constexpr std::chrono::seconds kLongGradingRetryAfter{2};
 // The access log is written in batches (server/access_log.h): a line reaches stderr at most
