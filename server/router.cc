@@ -2,20 +2,17 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <exception>
-#include <initializer_list>
 #include <optional>
 #include <utility>
 
 #include "headgrader/check_steps.h"
-#include "headgrader/diagnosis.h"
 #include "headgrader/grade.h"
 #include "headgrader/grade_request.h"
 #include "headgrader/grading_cost.h"
 #include "headgrader/limits.h"
-#include "headgrader/report.h"
 #include "headgrader/submission.h"
-#include "access_log.h"
 #include "lti_service.h"
 #include "openapi_document.h"
 #include "route_table.h"
