@@ -4,6 +4,8 @@
 #include <cctype>
 #include <initializer_list>
 #include <optional>
+#include <span>
+#include <string>
 #include <vector>
 
 #include "url_encoding.h"
@@ -17,6 +19,36 @@ bool starts_with_ignoring_case(std::string_view text, std::string_view prefix) {
            return a == std::tolower(static_cast<unsigned char>(b));
          });
 }
+
+// A method a route answers; a staff-only one only with --keys (route_table.h).
+struct Method {
+  http::verb verb;
+  bool staff_only = false;
+};
+
+constexpr Method kReadMethods[] = {{http::verb::get}, {http::verb::head}};
+constexpr Method kPostMethods[] = {{http::verb::post}};
+constexpr Method kProblemMethods[] = {
+    {http::verb::get}, {http::verb::head}, {http::verb::put, true}, {http::verb::delete_, true}};
+
+// The one table of what each route answers, in the order Allow names them (HEAD wherever GET
+// is): the 405 check and the Allow header both read it.
+std::span<const Method> methods_of(Route route) {
+  switch (route) {
+    case Route::kGrade:
+    case Route::kCheckSteps:
+    case Route::kValidate:
+    case Route::kRegrade:
+    case Route::kPassbackRetry:
+      return kPostMethods;
+    case Route::kProblem:
+      return kProblemMethods;
+    default:
+      return kReadMethods;
+  }
+}
+
+bool answers(const Method& method, bool staff) { return staff || !method.staff_only; }
 
 }  // namespace
 
@@ -81,35 +113,20 @@ Match match_path(std::string_view path) {
   return {};
 }
 
-std::string_view allowed_methods(Route route, bool staff) {
-  switch (route) {
-    case Route::kGrade:
-    case Route::kCheckSteps:
-    case Route::kValidate:
-    case Route::kRegrade:
-    case Route::kPassbackRetry:
-      return "POST";
-    case Route::kProblem:
-      return staff ? "GET, HEAD, PUT, DELETE" : "GET, HEAD";
-    default:
-      return "GET, HEAD";
+std::string allowed_methods(Route route, bool staff) {
+  std::string allow;
+  for (const Method& m : methods_of(route)) {
+    if (!answers(m, staff)) continue;
+    if (!allow.empty()) allow += ", ";
+    allow += std::string_view(http::to_string(m.verb));
   }
+  return allow;
 }
 
 bool is_allowed(Route route, http::verb method, bool staff) {
-  const bool get = method == http::verb::get || method == http::verb::head;
-  switch (route) {
-    case Route::kGrade:
-    case Route::kCheckSteps:
-    case Route::kValidate:
-    case Route::kRegrade:
-    case Route::kPassbackRetry:
-      return method == http::verb::post;
-    case Route::kProblem:
-      return get || (staff && (method == http::verb::put || method == http::verb::delete_));
-    default:
-      return get;
-  }
+  const std::span<const Method> methods = methods_of(route);
+  return std::any_of(methods.begin(), methods.end(),
+                     [&](const Method& m) { return m.verb == method && answers(m, staff); });
 }
 
 bool is_record_route(Route route) {

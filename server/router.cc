@@ -24,15 +24,13 @@ namespace headgrader::server {
 namespace {
 
 Response method_not_allowed(const Request& request, Route route, bool staff) {
-  const std::string_view allowed = allowed_methods(route, staff);
-  const std::string_view use = route == Route::kProblem && staff
-                                   ? "GET, PUT or DELETE"
-                                   : allowed.substr(0, allowed.find(','));
+  const std::string allowed = allowed_methods(route, staff);
+  const std::string use = route == Route::kProblem && staff
+                              ? "GET, PUT or DELETE"
+                              : allowed.substr(0, allowed.find(','));
   Response response = error_answer(
       request, {error_code::kMethodNotAllowed,
-                std::string(request.method_string()) + " is not allowed here; use " +
-                    std::string(use),
-                ""});
+                std::string(request.method_string()) + " is not allowed here; use " + use, ""});
   response.set(http::field::allow, allowed);
   return response;
 }
