@@ -32,7 +32,7 @@ constexpr Method kProblemMethods[] = {
     {http::verb::get}, {http::verb::head}, {http::verb::put, true}, {http::verb::delete_, true}};
 
 // The one table of what each route answers, in the order Allow names them (HEAD wherever GET
-// is): the 405 check and the Allow header both read it.
+// is): the 405 check, the Allow header and the 405's message all read it.
 std::span<const Method> methods_of(Route route) {
   switch (route) {
     case Route::kGrade:
@@ -49,6 +49,27 @@ std::span<const Method> methods_of(Route route) {
 }
 
 bool answers(const Method& method, bool staff) { return staff || !method.staff_only; }
+
+// The names of the methods `route` answers, in the table's order; HEAD only `with_head`.
+std::vector<std::string_view> method_names(Route route, bool staff, bool with_head) {
+  std::vector<std::string_view> names;
+  for (const Method& m : methods_of(route)) {
+    if (answers(m, staff) && (with_head || m.verb != http::verb::head)) {
+      names.emplace_back(http::to_string(m.verb));
+    }
+  }
+  return names;
+}
+
+// "A, B<last>C".
+std::string join(const std::vector<std::string_view>& names, std::string_view last) {
+  std::string text;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) text += i + 1 < names.size() ? ", " : last;
+    text += names[i];
+  }
+  return text;
+}
 
 }  // namespace
 
@@ -114,13 +135,11 @@ Match match_path(std::string_view path) {
 }
 
 std::string allowed_methods(Route route, bool staff) {
-  std::string allow;
-  for (const Method& m : methods_of(route)) {
-    if (!answers(m, staff)) continue;
-    if (!allow.empty()) allow += ", ";
-    allow += std::string_view(http::to_string(m.verb));
-  }
-  return allow;
+  return join(method_names(route, staff, true), ", ");
+}
+
+std::string methods_to_use(Route route, bool staff) {
+  return join(method_names(route, staff, false), " or ");
 }
 
 bool is_allowed(Route route, http::verb method, bool staff) {

@@ -61,6 +61,9 @@ Match match_path(std::string_view path);
 // without, the server is Part 1's, where they are 405 (docs/course-staff.md).
 std::string allowed_methods(Route route, bool staff);
 bool is_allowed(Route route, http::verb method, bool staff);
+// The same for a 405's message: HEAD left out (it goes with GET), the last after "or"
+// ("GET, PUT or DELETE").
+std::string methods_to_use(Route route, bool staff);
 
 // The staff routes of the submission record (§8).
 bool is_record_route(Route route);

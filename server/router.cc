@@ -24,14 +24,12 @@ namespace headgrader::server {
 namespace {
 
 Response method_not_allowed(const Request& request, Route route, bool staff) {
-  const std::string allowed = allowed_methods(route, staff);
-  const std::string use = route == Route::kProblem && staff
-                              ? "GET, PUT or DELETE"
-                              : allowed.substr(0, allowed.find(','));
-  Response response = error_answer(
-      request, {error_code::kMethodNotAllowed,
-                std::string(request.method_string()) + " is not allowed here; use " + use, ""});
-  response.set(http::field::allow, allowed);
+  Response response =
+      error_answer(request, {error_code::kMethodNotAllowed,
+                             std::string(request.method_string()) + " is not allowed here; use " +
+                                 methods_to_use(route, staff),
+                             ""});
+  response.set(http::field::allow, allowed_methods(route, staff));
   return response;
 }
 
