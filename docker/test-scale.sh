@@ -33,6 +33,8 @@ set -euo pipefail
 T0=$SECONDS
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 ROOT=$PWD
+# shellcheck source-path=SCRIPTDIR/.. source=scripts/lib/docker-stage.sh
+. "$ROOT/scripts/lib/docker-stage.sh"
 BUILD_DIR=${1:-${BUILD_DIR:-build}}
 case $BUILD_DIR in /*) ;; *) BUILD_DIR=$ROOT/$BUILD_DIR ;; esac
 IMAGE=${HEADGRADER_TEST_IMAGE:-headgrader:test}
@@ -47,70 +49,21 @@ PROBLEM=consonant-anywhere
 SUBMISSION='{"W_q":[[1,1]],"W_k":[[0,5]],"W_V":[[1,0],[0,1]]}'
 GRADE_LINE="\"path\":\"/v1/problems/$PROBLEM/grade\""
 
-TMP=$(mktemp -d /tmp/headgrader-scale-test.XXXXXX)
 RUN_ID=$$
 PROJECT=headgraderscale$RUN_ID
-NATIVE_PID=
 WORKERS=()
-COMPOSE=()
-
-log() { printf '[docker/test-scale] %s\n' "$*"; }
-fail() {
-  printf '[docker/test-scale] FAIL: %s\n' "$*" >&2
-  exit 1
-}
-
+begin_test docker/test-scale headgrader-scale-test
+# Before the rest of the exit trap's removals: step 6's clients.
 cleanup() {
-  local rc=$?
-  set +e
+  local pid
   touch "$TMP/stream.stop"
   for pid in "${WORKERS[@]}"; do kill "$pid" 2>/dev/null; done
-  [ -n "$NATIVE_PID" ] && kill "$NATIVE_PID" 2>/dev/null && wait "$NATIVE_PID" 2>/dev/null
-  if ((${#COMPOSE[@]})); then
-    if ((rc != 0)); then
-      "${COMPOSE[@]}" ps >&2
-      "${COMPOSE[@]}" logs --no-color --tail 40 >&2
-    fi
-    timeout 120 "${COMPOSE[@]}" down --volumes --remove-orphans >/dev/null 2>&1
-  fi
-  rm -rf "$TMP"
-  if ((rc == 0)); then log "PASS"; else log "failed (exit $rc)"; fi
-  exit "$rc"
 }
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
 
-# --- tools -----------------------------------------------------------------------------------
-apt_install() {
-  command -v apt-get >/dev/null || fail "missing $*, and no apt-get to install it"
-  log "installing $* with apt-get"
-  export DEBIAN_FRONTEND=noninteractive
-  timeout 600 apt-get update -q
-  timeout 900 apt-get install -y -q --no-install-recommends "$@"
-}
-need=()
-command -v curl >/dev/null || need+=(curl)
-command -v jq >/dev/null || need+=(jq)
-((${#need[@]} == 0)) || apt_install "${need[@]}"
-
-# --- engine ----------------------------------------------------------------------------------
-if ! docker info >/dev/null 2>&1 || ! docker image inspect debian:bookworm debian:bookworm-slim \
-  >/dev/null 2>&1; then
-  command -v apt-get >/dev/null ||
-    fail "no Docker engine answers (or debian:bookworm{,-slim} are missing); start one"
-  log "starting Docker engine / building base images (docker/offline-engine.sh)"
-  timeout 1200 "$ROOT/docker/offline-engine.sh"
-fi
-docker info >/dev/null 2>&1 || fail "no Docker engine answers"
-if command -v docker-compose >/dev/null; then
-  COMPOSE_CMD=(docker-compose)
-elif docker compose version >/dev/null 2>&1; then
-  COMPOSE_CMD=(docker compose)
-else
-  apt_install docker-compose
-  COMPOSE_CMD=(docker-compose)
-fi
+# --- tools and the engine (scripts/lib/docker-stage.sh) --------------------------------------
+need_commands curl jq
+start_docker_engine "$ROOT"
+find_compose
 
 # --- images (in parallel: two of the three builds mostly wait for Debian's mirror) -----------
 log "building $IMAGE, $POSTGRES_IMAGE and $HAPROXY_IMAGE"
@@ -141,19 +94,6 @@ check_answer() {
   jq -e '.passed == true and (.submission_id | test("^[0-9a-f]{28}$"))' "$1" >/dev/null 2>&1 ||
     { cat "$1" >&2; fail "not a passed grading with a submission_id: $1"; }
 }
-# wait_healthy CONTAINER SECONDS: until the engine's health check says healthy.
-wait_healthy() {
-  local c=$1 deadline=$((SECONDS + $2)) state health
-  while ((SECONDS < deadline)); do
-    state=$(docker inspect -f '{{.State.Status}}' "$c")
-    health=$(docker inspect -f '{{if .State.Health}}{{.State.Health.Status}}{{end}}' "$c")
-    [ "$health" = healthy ] && return 0
-    [ "$state" = exited ] || [ "$state" = dead ] && break
-    sleep 0.5
-  done
-  docker logs --tail 40 "$c" >&2 || true
-  fail "container $c not healthy within $2 s (state $state, health ${health:-none})"
-}
 ip_of() { docker inspect -f '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}' "$1"; }
 # servers_up: how many of HAProxy's servers are UP (its stats page, on the compose network).
 servers_up() {
@@ -177,21 +117,10 @@ sql() { "${COMPOSE[@]}" exec -T postgres psql -X -q -At -v ON_ERROR_STOP=1 -d he
 NATIVE_BIN=$(find "$BUILD_DIR" -type f -name headgrader-server -perm -u+x -print -quit \
   2>/dev/null || true)
 if [ -n "$NATIVE_BIN" ]; then
-  "$NATIVE_BIN" --problems "$ROOT/problems" --address 127.0.0.1 --port 0 --store none \
-    >"$TMP/native.out" 2>"$TMP/native.err" &
-  NATIVE_PID=$!
-  for _ in $(seq 150); do
-    grep -q 'listening on http://' "$TMP/native.out" && break
-    kill -0 "$NATIVE_PID" 2>/dev/null || break
-    sleep 0.2
-  done
-  native_port=$(grep -m1 -o 'listening on http://[^ ]*' "$TMP/native.out" | sed 's/.*://') ||
-    { cat "$TMP/native.err" >&2; fail "the native server did not start"; }
-  status=$(post_grade "http://127.0.0.1:$native_port" "$TMP/native.json")
+  start_native_server "$NATIVE_BIN" "$ROOT"
+  status=$(post_grade "http://127.0.0.1:$NATIVE_PORT" "$TMP/native.json")
   [ "$status" = 200 ] || fail "native server: grade answered $status"
-  kill "$NATIVE_PID"
-  wait "$NATIVE_PID" || true
-  NATIVE_PID=
+  stop_native_server
 else
   log "note: no headgrader-server under $BUILD_DIR; answers are checked by their fields only"
 fi
@@ -217,7 +146,7 @@ wait_healthy "$PG_CID" 60
 HAPROXY_IP=$(ip_of "$HAPROXY_CID")
 wait_servers_up "$REPLICAS" 60
 wait_healthy "$HAPROXY_CID" 60 # its own check asks every 2 s whether a server is up
-port=$(docker port "$HAPROXY_CID" 8080/tcp | awk -F: 'NR == 1 {print $NF}')
+port=$(host_port "$HAPROXY_CID")
 URL=http://127.0.0.1:$port
 log "PostgreSQL healthy, HAProxy on $URL with $REPLICAS servers up, $((SECONDS - T_UP)) s after up"
 # Three servers migrated one empty database at the same moment: each version exactly once.

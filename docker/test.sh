@@ -17,6 +17,8 @@ set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 ROOT=$PWD
+# shellcheck source-path=SCRIPTDIR/.. source=scripts/lib/docker-stage.sh
+. "$ROOT/scripts/lib/docker-stage.sh"
 BUILD_DIR=${1:-${BUILD_DIR:-build}}
 case $BUILD_DIR in /*) ;; *) BUILD_DIR=$ROOT/$BUILD_DIR ;; esac
 IMAGE=${HEADGRADER_TEST_IMAGE:-headgrader:test}
@@ -25,67 +27,16 @@ PROBLEM=consonant-anywhere
 # The handout's solution to Exercise 2 (consonant anywhere).
 SUBMISSION='{"W_q":[[1,1]],"W_k":[[0,5]],"W_V":[[1,0],[0,1]]}'
 
-TMP=$(mktemp -d /tmp/headgrader-docker-test.XXXXXX)
 RUN_ID=$$
 CONTAINER=headgrader-test-$RUN_ID
 PROJECT=headgradertest$RUN_ID
-NATIVE_PID=
-COMPOSE=()
+begin_test docker/test headgrader-docker-test
+CONTAINERS=("$CONTAINER")
 
-log() { printf '[docker/test] %s\n' "$*"; }
-fail() {
-  printf '[docker/test] FAIL: %s\n' "$*" >&2
-  exit 1
-}
-
-cleanup() {
-  local rc=$?
-  set +e
-  [ -n "$NATIVE_PID" ] && kill "$NATIVE_PID" 2>/dev/null && wait "$NATIVE_PID" 2>/dev/null
-  docker rm -f "$CONTAINER" >/dev/null 2>&1
-  if ((${#COMPOSE[@]})); then
-    "${COMPOSE[@]}" down --volumes --remove-orphans >/dev/null 2>&1
-  fi
-  rm -rf "$TMP"
-  if ((rc == 0)); then log "PASS"; else log "failed (exit $rc)"; fi
-  exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-# --- tools -----------------------------------------------------------------------------------
-apt_install() {
-  command -v apt-get >/dev/null || fail "missing $*, and no apt-get to install it"
-  log "installing $* with apt-get"
-  export DEBIAN_FRONTEND=noninteractive
-  timeout 600 apt-get update -q
-  timeout 900 apt-get install -y -q --no-install-recommends "$@"
-}
-need=()
-command -v curl >/dev/null || need+=(curl)
-command -v jq >/dev/null || need+=(jq)
-((${#need[@]} == 0)) || apt_install "${need[@]}"
-
-# --- engine ----------------------------------------------------------------------------------
-base_images_present() {
-  docker image inspect debian:bookworm debian:bookworm-slim >/dev/null 2>&1
-}
-if ! docker info >/dev/null 2>&1 || ! base_images_present; then
-  command -v apt-get >/dev/null ||
-    fail "no Docker engine answers (or debian:bookworm{,-slim} are missing); start one"
-  log "starting Docker engine / building base images (docker/offline-engine.sh)"
-  timeout 1200 "$ROOT/docker/offline-engine.sh"
-fi
-docker info >/dev/null 2>&1 || fail "no Docker engine answers"
-if command -v docker-compose >/dev/null; then
-  COMPOSE_CMD=(docker-compose)
-elif docker compose version >/dev/null 2>&1; then
-  COMPOSE_CMD=(docker compose)
-else
-  apt_install docker-compose
-  COMPOSE_CMD=(docker-compose)
-fi
+# --- tools and the engine (scripts/lib/docker-stage.sh) --------------------------------------
+need_commands curl jq
+start_docker_engine "$ROOT"
+find_compose
 
 # --- native server, the reference answer -----------------------------------------------------
 if [ ! -f "$BUILD_DIR/CMakeCache.txt" ]; then
@@ -103,27 +54,7 @@ timeout 1800 cmake --build "$BUILD_DIR" -j2 --target headgrader-server \
   >>"$TMP/native-build.log" 2>&1 || { tail -60 "$TMP/native-build.log" >&2; fail "native build failed"; }
 NATIVE_BIN=$(find "$BUILD_DIR" -type f -name headgrader-server -perm -u+x -print -quit)
 [ -n "$NATIVE_BIN" ] || fail "no headgrader-server under $BUILD_DIR"
-
-# Prints the port once "$1" (a file of stdout) says "listening on http://ADDRESS:PORT".
-wait_listening() {
-  local out=$1 pid=$2 deadline=$((SECONDS + 30)) line
-  while ((SECONDS < deadline)); do
-    line=$(grep -m1 -o 'listening on http://[^ ]*' "$out" 2>/dev/null || true)
-    if [ -n "$line" ]; then
-      echo "${line##*:}"
-      return 0
-    fi
-    kill -0 "$pid" 2>/dev/null || return 1
-    sleep 0.2
-  done
-  return 1
-}
-
-"$NATIVE_BIN" --problems "$ROOT/problems" --address 127.0.0.1 --port 0 --store none \
-  >"$TMP/native.out" 2>"$TMP/native.err" &
-NATIVE_PID=$!
-NATIVE_PORT=$(wait_listening "$TMP/native.out" "$NATIVE_PID") ||
-  { cat "$TMP/native.out" "$TMP/native.err" >&2; fail "native server did not start"; }
+start_native_server "$NATIVE_BIN" "$ROOT"
 log "native server $NATIVE_BIN on port $NATIVE_PORT"
 
 # post_grade PORT OUTFILE: POST the submission, write the body, print the status.
@@ -133,9 +64,7 @@ post_grade() {
 }
 status=$(post_grade "$NATIVE_PORT" "$TMP/native.json") || fail "native server: curl failed"
 [ "$status" = 200 ] || { cat "$TMP/native.json" >&2; fail "native server: grade answered $status"; }
-kill "$NATIVE_PID"
-wait "$NATIVE_PID" || log "note: native server exited $? on SIGTERM"
-NATIVE_PID=
+stop_native_server
 
 # --- image -----------------------------------------------------------------------------------
 log "building $IMAGE"
@@ -150,26 +79,6 @@ docker run --rm --entrypoint ldd "$IMAGE" /usr/local/bin/headgrader-server >"$TM
 docker run --rm --entrypoint headgrader "$IMAGE" validate /srv/headgrader/problems >/dev/null ||
   fail "the CLI in the image rejects the bundled problems"
 
-# wait_healthy CONTAINER SECONDS: until the engine's healthcheck says healthy.
-wait_healthy() {
-  local c=$1 deadline=$((SECONDS + $2)) state health
-  while ((SECONDS < deadline)); do
-    state=$(docker inspect -f '{{.State.Status}}' "$c")
-    health=$(docker inspect -f '{{if .State.Health}}{{.State.Health.Status}}{{end}}' "$c")
-    [ "$health" = healthy ] && return 0
-    if [ "$state" = exited ] || [ "$state" = dead ] || [ "$health" = unhealthy ]; then
-      break
-    fi
-    sleep 0.5
-  done
-  docker logs "$c" >&2 || true
-  docker inspect -f '{{json .State}}' "$c" >&2 || true
-  fail "container $c not healthy within $2 s (state $state, health ${health:-none})"
-}
-# host_port CONTAINER: the loopback port published for 8080.
-host_port() {
-  docker port "$1" 8080/tcp | awk -F: 'NR == 1 {print $NF}'
-}
 # stop_and_check CONTAINER: SIGTERM via docker stop; the server must exit 0 by itself.
 stop_and_check() {
   local c=$1 t0=$SECONDS code

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <initializer_list>
 #include <optional>
+#include <span>
+#include <string>
 #include <vector>
 
 #include "url_encoding.h"
@@ -16,6 +18,57 @@ bool starts_with_ignoring_case(std::string_view text, std::string_view prefix) {
          std::equal(prefix.begin(), prefix.end(), text.begin(), [](char a, char b) {
            return a == std::tolower(static_cast<unsigned char>(b));
          });
+}
+
+// A method a route answers; a staff-only one only with --keys (route_table.h).
+struct Method {
+  http::verb verb;
+  bool staff_only = false;
+};
+
+constexpr Method kReadMethods[] = {{http::verb::get}, {http::verb::head}};
+constexpr Method kPostMethods[] = {{http::verb::post}};
+constexpr Method kProblemMethods[] = {
+    {http::verb::get}, {http::verb::head}, {http::verb::put, true}, {http::verb::delete_, true}};
+
+// The one table of what each route answers, in the order Allow names them (HEAD wherever GET
+// is): the 405 check, the Allow header and the 405's message all read it.
+std::span<const Method> methods_of(Route route) {
+  switch (route) {
+    case Route::kGrade:
+    case Route::kCheckSteps:
+    case Route::kValidate:
+    case Route::kRegrade:
+    case Route::kPassbackRetry:
+      return kPostMethods;
+    case Route::kProblem:
+      return kProblemMethods;
+    default:
+      return kReadMethods;
+  }
+}
+
+bool answers(const Method& method, bool staff) { return staff || !method.staff_only; }
+
+// The names of the methods `route` answers, in the table's order; HEAD only `with_head`.
+std::vector<std::string_view> method_names(Route route, bool staff, bool with_head) {
+  std::vector<std::string_view> names;
+  for (const Method& m : methods_of(route)) {
+    if (answers(m, staff) && (with_head || m.verb != http::verb::head)) {
+      names.emplace_back(http::to_string(m.verb));
+    }
+  }
+  return names;
+}
+
+// "A, B<last>C".
+std::string join(const std::vector<std::string_view>& names, std::string_view last) {
+  std::string text;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) text += i + 1 < names.size() ? ", " : last;
+    text += names[i];
+  }
+  return text;
 }
 
 }  // namespace
@@ -81,35 +134,18 @@ Match match_path(std::string_view path) {
   return {};
 }
 
-std::string_view allowed_methods(Route route, bool staff) {
-  switch (route) {
-    case Route::kGrade:
-    case Route::kCheckSteps:
-    case Route::kValidate:
-    case Route::kRegrade:
-    case Route::kPassbackRetry:
-      return "POST";
-    case Route::kProblem:
-      return staff ? "GET, HEAD, PUT, DELETE" : "GET, HEAD";
-    default:
-      return "GET, HEAD";
-  }
+std::string allowed_methods(Route route, bool staff) {
+  return join(method_names(route, staff, true), ", ");
+}
+
+std::string methods_to_use(Route route, bool staff) {
+  return join(method_names(route, staff, false), " or ");
 }
 
 bool is_allowed(Route route, http::verb method, bool staff) {
-  const bool get = method == http::verb::get || method == http::verb::head;
-  switch (route) {
-    case Route::kGrade:
-    case Route::kCheckSteps:
-    case Route::kValidate:
-    case Route::kRegrade:
-    case Route::kPassbackRetry:
-      return method == http::verb::post;
-    case Route::kProblem:
-      return get || (staff && (method == http::verb::put || method == http::verb::delete_));
-    default:
-      return get;
-  }
+  const std::span<const Method> methods = methods_of(route);
+  return std::any_of(methods.begin(), methods.end(),
+                     [&](const Method& m) { return m.verb == method && answers(m, staff); });
 }
 
 bool is_record_route(Route route) {

@@ -56,11 +56,14 @@ std::string_view request_query(std::string_view target);
 // kBadEncoding.
 Match match_path(std::string_view path);
 
-// The methods each route answers (HEAD wherever GET is), for the check and for Allow. PUT and
-// DELETE of a problem exist only with --keys (`staff`): without, the server is Part 1's, where
-// they are 405 (docs/course-staff.md).
-std::string_view allowed_methods(Route route, bool staff);
+// The methods each route answers (HEAD wherever GET is): Allow's text ("GET, HEAD"), and
+// whether one is among them. PUT and DELETE of a problem exist only with --keys (`staff`):
+// without, the server is Part 1's, where they are 405 (docs/course-staff.md).
+std::string allowed_methods(Route route, bool staff);
 bool is_allowed(Route route, http::verb method, bool staff);
+// The same for a 405's message: HEAD left out (it goes with GET), the last after "or"
+// ("GET, PUT or DELETE").
+std::string methods_to_use(Route route, bool staff);
 
 // The staff routes of the submission record (§8).
 bool is_record_route(Route route);

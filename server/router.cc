@@ -2,20 +2,17 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <exception>
-#include <initializer_list>
 #include <optional>
 #include <utility>
 
 #include "headgrader/check_steps.h"
-#include "headgrader/diagnosis.h"
 #include "headgrader/grade.h"
 #include "headgrader/grade_request.h"
 #include "headgrader/grading_cost.h"
 #include "headgrader/limits.h"
-#include "headgrader/report.h"
 #include "headgrader/submission.h"
-#include "access_log.h"
 #include "lti_service.h"
 #include "openapi_document.h"
 #include "route_table.h"
@@ -27,16 +24,12 @@ namespace headgrader::server {
 namespace {
 
 Response method_not_allowed(const Request& request, Route route, bool staff) {
-  const std::string_view allowed = allowed_methods(route, staff);
-  const std::string_view use = route == Route::kProblem && staff
-                                   ? "GET, PUT or DELETE"
-                                   : allowed.substr(0, allowed.find(','));
-  Response response = error_answer(
-      request, {error_code::kMethodNotAllowed,
-                std::string(request.method_string()) + " is not allowed here; use " +
-                    std::string(use),
-                ""});
-  response.set(http::field::allow, allowed);
+  Response response =
+      error_answer(request, {error_code::kMethodNotAllowed,
+                             std::string(request.method_string()) + " is not allowed here; use " +
+                                 methods_to_use(route, staff),
+                             ""});
+  response.set(http::field::allow, allowed_methods(route, staff));
   return response;
 }
 

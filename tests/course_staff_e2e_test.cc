@@ -279,6 +279,8 @@ TEST_F(KeyedServer, DeleteRemovesTheFileAndAnUnknownProblemIs404) {
   const HttpResponse wrong = call(port_, "PATCH", "/v1/problems/consonant-anywhere", staff_);
   EXPECT_EQ(wrong.result_int(), 405);
   EXPECT_EQ(wrong[http::field::allow], "GET, HEAD, PUT, DELETE");
+  EXPECT_EQ(Json::parse(wrong.body())["error"]["message"],
+            "PATCH is not allowed here; use GET, PUT or DELETE");
 }
 
 TEST_F(KeyedServer, ValidateAnswersDefectsOrTheTestedStringsAndWritesNothing) {
@@ -404,6 +406,7 @@ TEST(OpenServer, WithoutKeysGradingIsOpenAndStaffRoutesAreDisabled) {
   const HttpResponse put = call(port, "DELETE", "/v1/problems/first-position");
   EXPECT_EQ(put.result_int(), 405);
   EXPECT_EQ(put[http::field::allow], "GET, HEAD");
+  EXPECT_EQ(Json::parse(put.body())["error"]["message"], "DELETE is not allowed here; use GET");
 }
 
 TEST(OpenServer, KeysWithGradingOpenLetsAnyoneGradeButNotUseStaffRoutes) {

@@ -279,15 +279,20 @@ TEST(Router, WrongMethodOnAKnownPathIs405WithAllow) {
     http::verb method;
     const char* target;
     const char* allow;
+    const char* message;
   };
-  for (const Case& c : {Case{http::verb::post, "/v1/problems", "GET, HEAD"},
-                        Case{http::verb::delete_, "/v1/problems/consonant-anywhere", "GET, HEAD"},
-                        Case{http::verb::put, "/healthz", "GET, HEAD"},
-                        Case{http::verb::get, "/v1/problems/consonant-anywhere/grade", "POST"}}) {
+  for (const Case& c :
+       {Case{http::verb::post, "/v1/problems", "GET, HEAD", "POST is not allowed here; use GET"},
+        Case{http::verb::delete_, "/v1/problems/consonant-anywhere", "GET, HEAD",
+             "DELETE is not allowed here; use GET"},
+        Case{http::verb::put, "/healthz", "GET, HEAD", "PUT is not allowed here; use GET"},
+        Case{http::verb::get, "/v1/problems/consonant-anywhere/grade", "POST",
+             "GET is not allowed here; use POST"}}) {
     SCOPED_TRACE(c.target);
     const Routed routed = router().route(make_request(c.method, c.target));
     expect_error(routed, http::status::method_not_allowed, "method_not_allowed");
     EXPECT_EQ(routed.response[http::field::allow], c.allow);
+    EXPECT_EQ(body_json(routed)["error"]["message"], c.message);
   }
 }
 

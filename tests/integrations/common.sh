@@ -4,7 +4,8 @@
 #   tests/integrations/gradescope_container_test.sh  the same zip in debian:bookworm containers
 #   tests/integrations/prairielearn_image_test.sh    the PrairieLearn image, as its grader runs it
 # It holds the three submissions they grade, the checks of the results.json each platform
-# gets for them, unpacking the Gradescope zip, and starting a Docker engine.
+# gets for them, and unpacking the Gradescope zip. (The two in containers share the Docker
+# stage's harness too: scripts/lib/docker-stage.sh.)
 
 INTEGRATION_PROBLEM=consonant-anywhere
 GRADESCOPE_POINTS=10 # make_zip.sh --points: what the Gradescope checks expect
@@ -100,21 +101,4 @@ assert m["gradable"] is False and "score" not in m and m["tests"] == [], m
 assert len(m["format_errors"]) == 1 and m["format_errors"][0].startswith("submission.json: ")
 assert m["message"] == "Your submission could not be graded: " + m["format_errors"][0]
 PY
-}
-
-# start_docker_engine ROOT: until `docker info` answers and debian:bookworm and
-# debian:bookworm-slim exist, made locally by ROOT/docker/offline-engine.sh (Debian, as root,
-# no registry) if not; nothing is ever pulled.
-start_docker_engine() {
-  if docker info >/dev/null 2>&1 &&
-    docker image inspect debian:bookworm debian:bookworm-slim >/dev/null 2>&1; then
-    return 0
-  fi
-  command -v apt-get >/dev/null || {
-    echo "no Docker engine answers (or debian:bookworm{,-slim} are missing); start one" >&2
-    return 1
-  }
-  echo "starting a Docker engine / making the base images (docker/offline-engine.sh)"
-  timeout 1200 "$1/docker/offline-engine.sh" >/dev/null
-  docker info >/dev/null 2>&1
 }

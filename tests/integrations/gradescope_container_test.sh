@@ -30,31 +30,15 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 ROOT=$PWD
 # shellcheck source-path=SCRIPTDIR source=common.sh
 . "$ROOT/tests/integrations/common.sh"
+# shellcheck source-path=SCRIPTDIR/../.. source=scripts/lib/docker-stage.sh
+. "$ROOT/scripts/lib/docker-stage.sh"
 IMAGE=${HEADGRADER_TEST_GRADESCOPE_IMAGE:-headgrader-gradescope:test}
 BUILD_FLAGS=()
 [ "${HEADGRADER_DOCKER_NO_CACHE:-0}" = 1 ] && BUILD_FLAGS+=(--no-cache)
-TMP=$(mktemp -d /tmp/headgrader-gradescope-test.XXXXXX)
 CONTAINER_PREFIX=headgrader-gradescope-test-$$
-CONTAINERS=()
+begin_test gradescope_container headgrader-gradescope-test
 
-log() { printf '[gradescope_container] %s\n' "$*"; }
-fail() {
-  printf '[gradescope_container] FAIL: %s\n' "$*" >&2
-  exit 1
-}
-cleanup() {
-  local rc=$?
-  set +e
-  for c in "${CONTAINERS[@]}"; do docker rm -f "$c" >/dev/null 2>&1; done
-  rm -rf "$TMP"
-  if ((rc == 0)); then log "PASS"; else log "failed (exit $rc)"; fi
-  exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-start_docker_engine "$ROOT" || fail "no Docker engine answers"
+start_docker_engine "$ROOT"
 
 # --- 2. the zip, and the image Gradescope would build from it --------------------------------
 "$ROOT/integrations/gradescope/make_zip.sh" --problem "$INTEGRATION_PROBLEM" \

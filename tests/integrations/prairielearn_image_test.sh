@@ -31,34 +31,18 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 ROOT=$PWD
 # shellcheck source-path=SCRIPTDIR source=common.sh
 . "$ROOT/tests/integrations/common.sh"
+# shellcheck source-path=SCRIPTDIR/../.. source=scripts/lib/docker-stage.sh
+. "$ROOT/scripts/lib/docker-stage.sh"
 IMAGE=${HEADGRADER_TEST_PRAIRIELEARN_IMAGE:-headgrader-prairielearn:test}
 QUESTION=$ROOT/integrations/prairielearn/example-question
 MAX_ADDED_BYTES=$((20 * 1000 * 1000)) # over debian:bookworm-slim, "MB" as docker prints it
 BUILD_FLAGS=()
 [ "${HEADGRADER_DOCKER_NO_CACHE:-0}" = 1 ] && BUILD_FLAGS+=(--no-cache)
-TMP=$(mktemp -d /tmp/headgrader-prairielearn-test.XXXXXX)
 CONTAINER_PREFIX=headgrader-prairielearn-test-$$
-CONTAINERS=()
-
-log() { printf '[prairielearn_image] %s\n' "$*"; }
-fail() {
-  printf '[prairielearn_image] FAIL: %s\n' "$*" >&2
-  exit 1
-}
-cleanup() {
-  local rc=$?
-  set +e
-  for c in "${CONTAINERS[@]}"; do docker rm -f "$c" >/dev/null 2>&1; done
-  rm -rf "$TMP"
-  if ((rc == 0)); then log "PASS"; else log "failed (exit $rc)"; fi
-  exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+begin_test prairielearn_image headgrader-prairielearn-test
 mb() { awk -v b="$1" 'BEGIN {printf "%.1f", b / 1e6}'; }
 
-start_docker_engine "$ROOT" || fail "no Docker engine answers"
+start_docker_engine "$ROOT"
 
 # --- 2. the image, as course staff build it --------------------------------------------------
 log "building $IMAGE (integrations/prairielearn/Dockerfile, JOBS=2)"
