@@ -4,6 +4,8 @@
 #include <cctype>
 #include <chrono>
 #include <exception>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <utility>
 
