@@ -5,12 +5,8 @@
 # is written to build-fuzz/findings/<harness>/ and makes the script exit 1.
 # Usage: fuzz/run.sh [SECONDS]   (env FUZZ_JOBS=N: harnesses run N at a time; default 1;
 #                                 FUZZ_OPT: the optimisation flags, default -O1 line tables)
-#        fuzz/run.sh --build-only (builds them and stops: scripts/test.sh builds them beside
-#                                 its Docker stage and runs them later)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-build_only=0
-if [[ "${1:-}" == --build-only ]]; then build_only=1; shift; fi
 seconds=${1:-30}
 parallel=${FUZZ_JOBS:-1}
 harnesses=(http_request submission problem_file)
@@ -21,7 +17,6 @@ CXX=${CXX:-clang++} cmake -S . -B build-fuzz -DHEADGRADER_FUZZ=ON -DBUILD_TESTIN
   -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="${FUZZ_OPT:--O1 -gline-tables-only -DNDEBUG}" >/dev/null
 cmake --build build-fuzz -j2 --target $(printf 'fuzz_%s ' "${harnesses[@]}")
-((build_only == 0)) || exit 0
 
 run_one() {
   local name=$1 work=build-fuzz/corpus/$1 findings=build-fuzz/findings/$1

@@ -1,8 +1,6 @@
 #!/usr/bin/env bash
 # The test command (README quick start; .ci/run calls it): builds with warnings as errors and
-# runs every test, the browser and LTI suites, the Docker stage (in the background, beside the
-# sanitizer and fuzzer builds), then every test again under ASan+UBSan, then each fuzzer for
-# 30 s. Set
+# runs every test, then again under ASan+UBSan, then each fuzzer for 30 s. Set
 # HEADGRADER_SKIP_DOCKER=1 / HEADGRADER_SKIP_SANITIZE=1 / HEADGRADER_SKIP_FUZZ=1 /
 # HEADGRADER_SKIP_BROWSER=1 to skip stages
 # locally; CI runs them all.
@@ -43,45 +41,17 @@ fi
 stage "LTI 1.3 end to end: the real server against an independent platform (tests/lti/platform.py)"
 /usr/bin/python3 tests/lti/test_lti_e2e.py build-ci
 
-docker_pid=
 if [[ "${HEADGRADER_SKIP_DOCKER:-0}" != 1 ]]; then
-  stage "Docker: image (build, run, grade, SIGTERM), scale profile, Gradescope, PrairieLearn (in the background)"
-  # Beside the sanitizer build, since much of this stage waits on apt-get, image layers and
-  # containers rather than on the cores: about 8 minutes of CI's hour (docs/ci-time.md). Its
-  # log is printed once it ends, before the sanitized tests run alone (some time /healthz).
-  docker_log=build-ci/docker-stage.log
-  # In a process group of its own (job control on for the fork only), so that a failure
-  # elsewhere stops the whole stage, its scripts cleaning up their containers (the trap).
-  set -m
-  (
-    docker_start=$SECONDS
-    docker/test.sh build-ci
-    # HAProxy, 3 servers and PostgreSQL, on the image just built (its tag, the build cache).
-    docker/test-scale.sh build-ci
-    # The Gradescope zip built by its setup.sh in debian:bookworm and run on three submissions
-    # (in place of the CTest gradescope_folder, above); the PrairieLearn image run as
-    # PrairieLearn's grader runs it.
-    tests/integrations/gradescope_container_test.sh
-    tests/integrations/prairielearn_image_test.sh
-    echo "== the Docker stage took $((SECONDS - docker_start)) s"
-  ) >"$docker_log" 2>&1 </dev/null &
-  docker_pid=$!
-  set +m
-  trap 'status=$?; [[ -z "$docker_pid" ]] || { kill -TERM -- "-$docker_pid" || true; wait "$docker_pid" || true; } 2>/dev/null; exit $status' EXIT
+  stage "Docker: image (build, run, grade, SIGTERM), scale profile, Gradescope, PrairieLearn"
+  docker/test.sh build-ci
+  # HAProxy, 3 servers and PostgreSQL, on the image just built (its tag, the build cache).
+  docker/test-scale.sh build-ci
+  # The Gradescope zip built by its setup.sh in debian:bookworm and run on three submissions
+  # (in place of the CTest gradescope_folder, above); the PrairieLearn image run as
+  # PrairieLearn's grader runs it.
+  tests/integrations/gradescope_container_test.sh
+  tests/integrations/prairielearn_image_test.sh
 fi
-# Waits for the Docker stage, prints its log, and stops here if it failed.
-finish_docker() {
-  [[ -n "$docker_pid" ]] || return 0
-  stage "Docker: its log"
-  local status=0
-  wait "$docker_pid" || status=$?
-  docker_pid=
-  cat "$docker_log"
-  if ((status != 0)); then
-    echo "== the Docker stage failed (exit $status)"
-    exit "$status"
-  fi
-}
 
 if [[ "${HEADGRADER_SKIP_SANITIZE:-0}" != 1 ]]; then
   stage "AddressSanitizer + UndefinedBehaviorSanitizer: build and every test again"
@@ -93,14 +63,6 @@ if [[ "${HEADGRADER_SKIP_SANITIZE:-0}" != 1 ]]; then
   cmake -S . -B build-asan -DHEADGRADER_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DHEADGRADER_WERROR=ON >/dev/null
   cmake --build build-asan -j"$jobs"
-fi
-if [[ "${HEADGRADER_SKIP_FUZZ:-0}" != 1 && -n "$docker_pid" ]]; then
-  stage "libFuzzer: build the harnesses (clang), beside the Docker stage"
-  fuzz/run.sh --build-only
-fi
-finish_docker
-if [[ "${HEADGRADER_SKIP_SANITIZE:-0}" != 1 ]]; then
-  stage "AddressSanitizer + UndefinedBehaviorSanitizer: every test again"
   ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1 \
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 HEADGRADER_REQUIRE_POSTGRES=1 \
     scripts/with-postgres.sh ctest --test-dir build-asan --output-on-failure -j"$jobs" --timeout 900 \

@@ -94,9 +94,10 @@ Routed guarded(const Request& request, Work&& work) {
   }
 }
 
-// A route whose work may take seconds: loading a problem file proves that its reference
-// passes, which for a problem graded string by string over many strings is a long grading.
-// Left to the caller (Routed::rest), which runs it off the io threads.
+// A route whose work may take seconds: a regrade grades every student's latest submission,
+// and loading a problem file (validate, PUT) proves that its reference passes, a long grading
+// for a problem graded string by string over many strings. Left to the caller (Routed::rest),
+// which runs it off the io threads.
 Routed later(std::function<Routed(const Request&)> work) {
   Routed routed;
   routed.rest = [work = std::move(work)](const Request& same) {
