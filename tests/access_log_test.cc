@@ -20,7 +20,6 @@ namespace headgrader::server {
 namespace {
 
 using namespace std::chrono_literals;
-using Json = nlohmann::json;
 
 // A pipe whose read end is drained by a thread of its own, so that the writer never waits.
 class DrainedPipe {
@@ -133,7 +132,7 @@ TEST(AccessLogBatches, ManyThreadsLinesArriveWholeEachThreadsInItsOrder) {
   ASSERT_EQ(lines.size(), std::size_t{kThreads} * kLines);
   std::vector<int> next(kThreads, 0);
   for (const std::string& line : lines) {
-    const Json entry = Json::parse(line, nullptr, /*allow_exceptions=*/false);
+    const nlohmann::json entry = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
     ASSERT_TRUE(entry.is_object()) << line;
     const std::string path = entry["path"];
     const std::size_t slash = path.find('/', 1);

@@ -11,17 +11,18 @@
 #include "headgrader/limits.h"
 #include "headgrader/report.h"
 #include "server_harness.h"
+#include "test_support.h"
 
 namespace headgrader::server {
 namespace {
 
-using namespace harness;
+using testing::kGradePath;
 
-const std::string kGrade = "/v1/problems/consonant-anywhere/grade";
+using namespace harness;
 
 // A POST with Content-Length framing.
 std::string post(const std::string& body, const std::string& content_type = "application/json",
-                 const std::string& target = kGrade) {
+                 const std::string& target = kGradePath) {
   std::string request = "POST " + target + " HTTP/1.1\r\nHost: x\r\n";
   if (!content_type.empty()) request += "Content-Type: " + content_type + "\r\n";
   request += "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
@@ -60,7 +61,7 @@ std::string rows(int count) {
 }
 
 std::string chunked_over_limit() {
-  std::string text = "POST " + kGrade +
+  std::string text = "POST " + kGradePath +
                      " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                      "Transfer-Encoding: chunked\r\n\r\n";
   for (int i = 0; i < 17; ++i) text += "10000\r\n" + std::string(0x10000, ' ') + "\r\n";
@@ -109,8 +110,8 @@ std::vector<Row> table() {
       {"three columns", post(with("W_q", "[[1, 1, 0]]")), 400, "wrong_shape", "W_q"},
       {"key rows differ", post(with("W_k", "[[0, 5], [0, 5]]")), 400, "wrong_shape", "W_k"},
       {"value rows", post(with("W_V", "[[1, 0], [0, 1], [0, 0]]")), 400, "wrong_shape", "W_V"},
-      {"65 rows", post(R"({"W_q": )" + rows(65) + R"(, "W_k": )" + rows(65) +
-                       R"(, "W_V": [[1, 0], [0, 1]]})"),
+      {"65 rows",
+       post(R"({"W_q": )" + rows(65) + R"(, "W_k": )" + rows(65) + R"(, "W_V": [[1, 0], [0, 1]]})"),
        400, "out_of_range", "W_q"},
       // --- Non-finite and huge numbers
       {"1e400", post(with("W_k", "[[0, 1e400]]")), 400, "out_of_range", "W_k"},
@@ -128,8 +129,8 @@ std::vector<Row> table() {
        "too_deep", "W_q"},
       {"100000-deep objects", post(deep(100000, R"({"a":)", "}")), 400, "too_deep", "a"},
       // --- Oversized
-      {"body over 1 MiB", post(std::string(limits::kMaxBodyBytes + 1, ' ')), 413,
-       "body_too_large", ""},
+      {"body over 1 MiB", post(std::string(limits::kMaxBodyBytes + 1, ' ')), 413, "body_too_large",
+       ""},
       {"chunked body over 1 MiB", chunked_over_limit(), 413, "body_too_large", ""},
       {"header over 16 KiB",
        "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + std::string(20000, 'a') + "\r\n\r\n", 431,
@@ -138,8 +139,9 @@ std::vector<Row> table() {
        "header_too_large", ""},
       // --- Unknown and duplicate keys
       {"unknown key", post(with("W_o", "[[1]]")), 400, "unknown_field", "W_o"},
-      {"key differing in case", post(R"({"w_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]})"),
-       400, "unknown_field", "w_q"},
+      {"key differing in case",
+       post(R"({"w_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]})"), 400, "unknown_field",
+       "w_q"},
       {"duplicate key", post(with("W_V", "[[1, 0], [0, 1]], \"W_V\": [[1, 0], [0, 1]]")), 400,
        "duplicate_field", "W_V"},
       {"two spellings", post(with("W_Q", "[[1, 1]]")), 400, "duplicate_field", "W_Q"},
@@ -150,36 +152,32 @@ std::vector<Row> table() {
       {"percent-encoded dot-dot", request("GET", "/v1/problems/..%2F..%2Fetc%2Fpasswd"), 404,
        "not_found", ""},
       {"percent-encoded dots", request("GET", "/v1/problems/%2e%2e"), 404, "not_found", ""},
-      {"dot-dot in grade", post(with("W_q", "[[1, 1]]"), json,
-                                "/v1/problems/..%2Fconsonant-anywhere/grade"),
-       404, "not_found", ""},
+      {"dot-dot in grade",
+       post(with("W_q", "[[1, 1]]"), json, "/v1/problems/..%2Fconsonant-anywhere/grade"), 404,
+       "not_found", ""},
       {"absolute path", request("GET", "/v1/problems//etc/passwd"), 404, "not_found", ""},
       {"root dot-dot", request("GET", "/../../etc/passwd"), 404, "not_found", ""},
-      {"encoded NUL in id", request("GET", "/v1/problems/consonant-anywhere%00"), 404,
-       "not_found", ""},
-      {"file name as id", request("GET", "/v1/problems/consonant-anywhere.json"), 404,
-       "not_found", ""},
-      {"id in upper case", request("GET", "/v1/problems/CONSONANT-ANYWHERE"), 404, "not_found",
+      {"encoded NUL in id", request("GET", "/v1/problems/consonant-anywhere%00"), 404, "not_found",
        ""},
+      {"file name as id", request("GET", "/v1/problems/consonant-anywhere.json"), 404, "not_found",
+       ""},
+      {"id in upper case", request("GET", "/v1/problems/CONSONANT-ANYWHERE"), 404, "not_found", ""},
       {"absolute URI", request("GET", "http://evil/../../etc/passwd"), 404, "not_found", ""},
       // --- Invalid UTF-8 and NUL bytes
-      {"invalid UTF-8 in a string", post(with("student", "\"\xff\xfe\"")), 400, "invalid_json",
-       ""},
+      {"invalid UTF-8 in a string", post(with("student", "\"\xff\xfe\"")), 400, "invalid_json", ""},
       {"invalid UTF-8 in a key", post("{\"W_\xc3\": [[1, 1]]}"), 400, "invalid_json", ""},
       {"overlong UTF-8", post(with("student", "\"\xc0\xaf\"")), 400, "invalid_json", ""},
       {"lone surrogate escape", post(with("student", R"("\ud800")")), 400, "invalid_json", ""},
-      {"NUL after the object", post(with("W_q", "[[1, 1]]") + "\0junk"s), 400, "invalid_json",
-       ""},
+      {"NUL after the object", post(with("W_q", "[[1, 1]]") + "\0junk"s), 400, "invalid_json", ""},
       {"NUL in a string", post("{\"student\": \"a\0b\"}"s), 400, "invalid_json", ""},
-      {"NUL in the request line", "GET /heal\0thz HTTP/1.1\r\nHost: x\r\n\r\n"s, 400,
-       "bad_request", ""},
+      {"NUL in the request line", "GET /heal\0thz HTTP/1.1\r\nHost: x\r\n\r\n"s, 400, "bad_request",
+       ""},
       {"NUL in a header", "GET /healthz HTTP/1.1\r\nHost: x\0y\r\n\r\n"s, 400, "bad_request", ""},
       // Beast takes bytes over 0x7f in the target (obs-text); no problem has such an id.
-      {"invalid UTF-8 in the path", request("GET", "/v1/problems/\xff\xfe"), 404, "not_found",
-       ""},
+      {"invalid UTF-8 in the path", request("GET", "/v1/problems/\xff\xfe"), 404, "not_found", ""},
       // --- Wrong methods and content types
       {"DELETE the list", request("DELETE", "/v1/problems"), 405, "method_not_allowed", ""},
-      {"GET the grade route", request("GET", kGrade), 405, "method_not_allowed", ""},
+      {"GET the grade route", request("GET", kGradePath), 405, "method_not_allowed", ""},
       {"PUT healthz", "PUT /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n", 405,
        "method_not_allowed", ""},
       {"POST the list", post("{}", json, "/v1/problems"), 405, "method_not_allowed", ""},
@@ -197,23 +195,25 @@ std::vector<Row> table() {
       {"garbage request line", "GARBAGE\r\n\r\n", 400, "bad_request", ""},
       {"bad version", "GET /healthz HTTP/x.y\r\nHost: x\r\n\r\n", 400, "bad_request", ""},
       {"non-numeric length",
-       "POST " + kGrade + " HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: abc\r\n\r\n",
+       "POST " + kGradePath +
+           " HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: abc\r\n\r\n",
        400, "bad_request", ""},
       {"negative length",
-       "POST " + kGrade + " HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: -1\r\n\r\n",
+       "POST " + kGradePath +
+           " HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: -1\r\n\r\n",
        400, "bad_request", ""},
       {"two different lengths",
-       "POST " + kGrade +
+       "POST " + kGradePath +
            " HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\n"
            "Content-Length: 3\r\n\r\n{}x",
        400, "bad_request", ""},
       {"length beyond 64 bits",
-       "POST " + kGrade +
+       "POST " + kGradePath +
            " HTTP/1.1\r\nContent-Type: application/json\r\n"
            "Content-Length: 99999999999999999999999\r\n\r\n{}",
        400, "bad_request", ""},
       {"bad chunk size",
-       "POST " + kGrade +
+       "POST " + kGradePath +
            " HTTP/1.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
            "zz\r\n{}\r\n0\r\n\r\n",
        400, "bad_request", ""},

@@ -16,16 +16,16 @@
 
 #include "headgrader/report.h"
 #include "server_harness.h"
+#include "test_support.h"
 
 namespace headgrader::server {
 namespace {
 
+using testing::kHandoutSolution;
+
 using namespace std::chrono_literals;
 using namespace harness;
 namespace fs = std::filesystem;
-
-const std::string kHandoutSolution =
-    R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]})";
 
 // A folder of its own for each test, with copies of the bundled problems.
 class Workspace {
@@ -81,26 +81,6 @@ std::string new_key(const Workspace& w, const std::string& name, const std::stri
       cli("keys add --keys " + w.keys().string() + " --name " + name + " --role " + role, &status);
   EXPECT_EQ(status, 0);
   return key;
-}
-
-// One request with the headers given; nullopt when no answer came.
-HttpResponse call(std::uint16_t port, const std::string& method, const std::string& target,
-                  const std::string& key = "", const std::string& body = "",
-                  const std::string& content_type = "application/json") {
-  std::string raw = method + " " + target + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n";
-  if (!key.empty()) raw += "Authorization: Bearer " + key + "\r\n";
-  if (!body.empty() || method == "POST" || method == "PUT") {
-    raw += "Content-Type: " + content_type + "\r\nContent-Length: " + std::to_string(body.size()) +
-           "\r\n";
-  }
-  raw += "\r\n" + body;
-  std::optional<HttpResponse> response = exchange_raw(port, raw);
-  if (!response) throw std::runtime_error("no answer to " + method + " " + target);
-  return *response;
-}
-
-std::string code_of(const HttpResponse& response) {
-  return Json::parse(response.body())["error"]["code"].get<std::string>();
 }
 
 // Polls `done` every 50 ms for up to `limit`.
@@ -266,7 +246,8 @@ TEST_F(KeyedServer, PutCreatesOrReplacesAValidProblemAndRefusesAnInvalidOne) {
   const Json defects = Json::parse(bad.body())["defects"];
   EXPECT_EQ(defects[0], (Json{{"field", "title"}, {"message", "is missing"}}));
   EXPECT_EQ(read_file(w_.problems() / "new-one.json"), copy);  // the old file stays
-  EXPECT_EQ(call(port_, "PUT", "/v1/problems/new-one", staff_, copy, "text/plain").result_int(),
+  EXPECT_EQ(call(port_, "PUT", "/v1/problems/new-one", staff_, copy, {"Content-Type: text/plain"})
+                .result_int(),
             415);
 }
 

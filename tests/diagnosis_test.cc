@@ -19,6 +19,7 @@ namespace headgrader {
 namespace {
 
 using testing::bundled;
+using testing::bundled_json;
 using testing::rows;
 
 Problem load(const Json& json) {
@@ -28,11 +29,6 @@ Problem load(const Json& json) {
     std::abort();
   }
   return std::get<Problem>(std::move(loaded));
-}
-
-Json bundled_json(const std::string& id) {
-  std::ifstream in(HEADGRADER_SOURCE_DIR "/problems/" + id + ".json");
-  return Json::parse(in);
 }
 
 // A second problem with W_P: is the first letter a vowel? (first-position's twin, whose

@@ -34,7 +34,7 @@ void expect_same_report(const Problem& p, const HeadWeights& w, const std::strin
 
 // The exhaustive strings, shortest first and in alphabet order, that fail under the
 // independent head (whole-matrix products, std::exp): none of the engine's paths.
-std::vector<TokenString> failing_by_brute_force(const Problem& p, const HeadWeights& w) {
+std::vector<TokenString> exhaustive_failing_by_brute_force(const Problem& p, const HeadWeights& w) {
   std::vector<TokenString> failing;
   for (int length = 1; length <= p.strings.exhaustive_length; ++length) {
     TokenString s(static_cast<std::size_t>(length), 0);
@@ -186,7 +186,7 @@ TEST(ExhaustiveGrading, CountsOverStatesMatchBruteForceWithAnIndependentHead) {
     found_as_met.count_states = nullptr;
     for (int trial = 0; trial < 30; ++trial) {
       const HeadWeights w = random.head(*p, trial);
-      const auto failing = failing_by_brute_force(*p, w);
+      const auto failing = exhaustive_failing_by_brute_force(*p, w);
       const int max_failures = std::vector<int>{0, 1, 3, 100}[trial % 4];
       const auto report = grade(trial % 2 ? *p : found_as_met, w, max_failures);
       const std::string what = p->id + " trial " + std::to_string(trial);
@@ -217,7 +217,7 @@ TEST(ExhaustiveGrading, ExtraStringsSharingCountStatesMatchAnIndependentHead) {
     }
     for (int trial = 0; trial < 30; ++trial) {
       const HeadWeights w = random.head(*p, trial);
-      std::vector<TokenString> failing = failing_by_brute_force(*p, w);
+      std::vector<TokenString> failing = exhaustive_failing_by_brute_force(*p, w);
       for (const TokenString& s : p->extra_strings) {
         const Matrix error = testing::independent_head(p->head, w, s).out - expected_output(*p, s);
         if (!(error.cwiseAbs().maxCoeff() <= p->tolerance)) failing.push_back(s);

@@ -24,26 +24,20 @@
 namespace headgrader::server {
 namespace {
 
+using testing::bundled_json;
+using testing::kProblemsDir;
+using testing::write_problem;
+
 namespace fs = std::filesystem;
 using namespace harness;
 
 const std::string kAttacker = "127.0.0.2";
 const std::string kVictim = "127.0.0.1";
-const std::string kProblemsDir = HEADGRADER_SOURCE_DIR "/problems";
-
-Json bundled(const std::string& id) {
-  std::ifstream in(HEADGRADER_SOURCE_DIR "/problems/" + id + ".json");
-  return Json::parse(in);
-}
-
-void write_problem(const fs::path& dir, const Json& problem) {
-  std::ofstream(dir / (problem["id"].get<std::string>() + ".json")) << problem.dump();
-}
 
 // first-position with every string up to `length` (no count states: W_P), as in
 // long_grading_test.cc; `random` strings up to `max_length` beyond them.
 Json first_position(const std::string& id, int length, int max_length, int random) {
-  Json problem = bundled("first-position");
+  Json problem = bundled_json("first-position");
   problem["id"] = id;
   for (auto& row : problem["W_P"]) row = Json::array();
   for (int i = 0; i < max_length; ++i) {
@@ -258,7 +252,7 @@ TEST(HostileLongGradings, LongGradingsOverTheShareOfOneAddressAreAnswered429With
 // microseconds, but a failing answer with max_failures 100 holds 100 traces of length ×
 // length. The key is sharper than the bundled reference's: it passes at length 64 too.
 Json long_examples(const std::string& id, int length) {
-  Json problem = bundled("consonant-anywhere");
+  Json problem = bundled_json("consonant-anywhere");
   problem["id"] = id;
   Json examples = Json::array();
   for (int i = 0; i < 100; ++i) {
@@ -331,7 +325,6 @@ void answers_nobody_reads(int length, int connections, std::size_t budget) {
       << "grew by " << (during - before) / 1024 << " KiB; an answer is " << answer_size / 1024
       << " KiB";
 }
-
 
 // 7 MB answers (length 64), 60 connections (32 admitted, the rest answered 429): 220 MB
 // unbounded. /healthz stays fast: each answer is built on the long-grading threads (before,

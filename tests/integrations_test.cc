@@ -19,21 +19,21 @@
 namespace headgrader {
 namespace {
 
+using testing::kHandoutSolution;
+using testing::kWrongKey;
+
 namespace fs = std::filesystem;
 
-constexpr const char* kSolution = R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]})";
-constexpr const char* kSoftKey = R"({"W_q": [[1, 1]], "W_k": [[0, 1]], "W_V": [[1, 0], [0, 1]]})";
-
-struct Run {
+struct PlatformRun {
   int exit_code;
   Json results;  // null when results.json was not written
   std::string out;
 };
 
 // Runs `command` (gradescope or prairielearn) on a folder holding `files`, in a fresh folder.
-Run run_platform(const std::string& command,
-                 const std::vector<std::pair<std::string, std::string>>& files,
-                 const std::string& extra = "") {
+PlatformRun run_platform(const std::string& command,
+                         const std::vector<std::pair<std::string, std::string>>& files,
+                         const std::string& extra = "") {
   static int n = 0;
   const fs::path root = testing::private_temp_path(command + std::to_string(++n));
   fs::create_directories(root / "submission");
@@ -48,7 +48,7 @@ Run run_platform(const std::string& command,
   std::array<char, 4096> buf;
   while (std::size_t got = std::fread(buf.data(), 1, buf.size(), pipe)) out.append(buf.data(), got);
   const int status = pclose(pipe);
-  Run run{WEXITSTATUS(status), nullptr, out};
+  PlatformRun run{WEXITSTATUS(status), nullptr, out};
   std::ifstream in(root / "results" / "results.json");
   if (in) run.results = Json::parse(in);
   return run;
@@ -121,7 +121,7 @@ void expect_gradescope_test(const Json& t, const std::string& kind, std::size_t 
 }
 
 TEST(Gradescope, APassingSubmissionScoresFullMarksInEveryKindOfString) {
-  const auto r = run_platform("gradescope", {{"submission.json", kSolution}});
+  const auto r = run_platform("gradescope", {{"submission.json", kHandoutSolution}});
   ASSERT_EQ(r.exit_code, 0) << r.out;
   const Json& j = r.results;
   EXPECT_EQ(j.at("score"), 1);
@@ -142,7 +142,7 @@ TEST(Gradescope, APassingSubmissionScoresFullMarksInEveryKindOfString) {
 }
 
 TEST(Gradescope, AFailingSubmissionShowsTheFirstFailingStringOfEachKindAndTheDiagnosis) {
-  const auto r = run_platform("gradescope", {{"head.json", kSoftKey}}, "--points 10");
+  const auto r = run_platform("gradescope", {{"head.json", kWrongKey}}, "--points 10");
   ASSERT_EQ(r.exit_code, 0) << r.out;
   const Json& j = r.results;
   const auto k = independent_counts(weights(1));
@@ -201,12 +201,12 @@ TEST(Gradescope, AMalformedSubmissionScoresZeroAndSaysWhy) {
 }
 
 TEST(Gradescope, TheFirstJsonFileByNameIsTheSubmission) {
-  const auto r = run_platform("gradescope", {{"b.json", "not json"}, {"a.json", kSolution}});
+  const auto r = run_platform("gradescope", {{"b.json", "not json"}, {"a.json", kHandoutSolution}});
   EXPECT_EQ(r.results.at("score"), 1) << r.results.dump();
 }
 
 TEST(PrairieLearn, APassingSubmissionIsGradableWithScoreOne) {
-  const auto r = run_platform("prairielearn", {{"submission.json", kSolution}});
+  const auto r = run_platform("prairielearn", {{"submission.json", kHandoutSolution}});
   ASSERT_EQ(r.exit_code, 0) << r.out;
   const Json& j = r.results;
   EXPECT_EQ(j.at("gradable"), true);
@@ -229,7 +229,7 @@ TEST(PrairieLearn, APassingSubmissionIsGradableWithScoreOne) {
 }
 
 TEST(PrairieLearn, AFailingSubmissionScoresItsShareOfPassingStrings) {
-  const auto r = run_platform("prairielearn", {{"submission.json", kSoftKey}});
+  const auto r = run_platform("prairielearn", {{"submission.json", kWrongKey}});
   ASSERT_EQ(r.exit_code, 0) << r.out;
   const Json& j = r.results;
   EXPECT_EQ(j.at("gradable"), true);

@@ -26,6 +26,7 @@ namespace {
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 using namespace harness;
+using testing::write_problem;
 
 // first-position with every string up to `length` tested: W_P makes rows depend on position,
 // so no count states; 2^(length+1) - 2 strings over its two groups. A sharper W_k than the
@@ -53,10 +54,6 @@ Json consonant_anywhere_up_to(int length, const std::string& id) {
   problem["strings"] = {{"max_length", length}, {"exhaustive_length", length}};
   problem["reference"]["W_k"] = Json::array({Json::array({0, 8})});
   return problem;
-}
-
-void write_problem(const fs::path& dir, const Json& problem) {
-  std::ofstream(dir / (problem["id"].get<std::string>() + ".json")) << problem.dump(2);
 }
 
 // The bundled reference with the sharper W_k: it passes at every length used here.

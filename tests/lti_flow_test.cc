@@ -12,6 +12,7 @@
 #include "login_state.h"
 #include "lti_check.h"
 #include "lti_config.h"
+#include "lti_test_clock.h"
 #include "passback_worker.h"
 #include "rsa_key.h"
 #include "score_outbox.h"
@@ -36,9 +37,6 @@ const RsaKey& tool_key() {
   static const RsaKey key = *load_private_key(key_file());
   return key;
 }
-
-Clock::time_point at(long long unix) { return Clock::time_point{std::chrono::seconds(unix)}; }
-constexpr long long kNow = 1'900'000'000;
 
 std::string failed(const Result<std::string>& result) { return result ? "" : result.error().field; }
 

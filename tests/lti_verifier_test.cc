@@ -16,6 +16,7 @@
 #include "keyset_cache.h"
 #include "launch_verifier.h"
 #include "lti_check.h"
+#include "lti_test_clock.h"
 #include "rsa_key.h"
 
 namespace headgrader::lti {
@@ -55,9 +56,6 @@ class KeysetServer final : public HttpClient {
   Json jwks = Json{{"keys", Json::array({public_jwk(platform_key(), "k1")})}};
   int requests = 0;
 };
-
-Clock::time_point at(long long unix) { return Clock::time_point{std::chrono::seconds(unix)}; }
-constexpr long long kNow = 1'900'000'000;
 
 Json genuine_claims() {
   return Json{

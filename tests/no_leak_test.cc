@@ -21,10 +21,11 @@
 namespace headgrader::server {
 namespace {
 
+using testing::kProblemsDir;
+
 namespace fs = std::filesystem;
 using namespace harness;
 
-const std::string kProblemsDir = HEADGRADER_SOURCE_DIR "/problems";
 const std::vector<std::string> kIds = {"consonant-anywhere", "consonant-proportion",
                                        "first-position"};
 constexpr double kCanary = 1.0009765625;  // 1 + 2^-10: exact, and distinctive when printed

@@ -8,22 +8,14 @@
 #include "headgrader/report.h"
 #include "router.h"
 #include "static_files.h"
+#include "test_support.h"
 
 namespace headgrader::server {
 namespace {
 
-const ProblemSet& problems() {
-  static const ProblemSet* set = [] {
-    auto loaded = ProblemSet::load(HEADGRADER_SOURCE_DIR "/problems");
-    if (std::holds_alternative<std::vector<Defect>>(loaded)) std::abort();
-    return new ProblemSet(std::get<ProblemSet>(std::move(loaded)));
-  }();
-  return *set;
-}
-
 Routed route(http::verb method, const std::string& target, const std::string& body = "",
              const std::string& content_type = "application/json") {
-  static const Router router(problems());
+  static const Router router(testing::bundled_problems());
   Request request{method, target, 11};
   if (!content_type.empty()) request.set(http::field::content_type, content_type);
   request.body() = body;

@@ -15,12 +15,9 @@
 namespace headgrader {
 namespace {
 
-using Lines = std::vector<std::string>;
+using testing::bundled_json;
 
-Json bundled_json(const std::string& id) {
-  std::ifstream in(HEADGRADER_SOURCE_DIR "/problems/" + id + ".json");
-  return Json::parse(in);
-}
+using Lines = std::vector<std::string>;
 
 // The warnings of the problem `json` describes, each as "FIELD: MESSAGE"; a problem that
 // does not load fails the test, its defects reported.

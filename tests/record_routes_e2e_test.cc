@@ -13,23 +13,21 @@
 #include "headgrader/report.h"
 #include "server_harness.h"
 #include "store_test_support.h"
+#include "test_support.h"
 
 namespace headgrader::server {
 namespace {
+
+using testing::kGradePath;
+using testing::kHandoutSolution;
+using testing::kSwappedValues;
+using testing::kWrongKey;
+using testing::with_student;
 
 using namespace harness;
 using store::testing::Backend;
 using store::testing::TestDatabase;
 namespace fs = std::filesystem;
-
-const std::string kSolution = R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]})";
-const std::string kWrongKey = R"({"W_q": [[1, 1]], "W_k": [[0, 1]], "W_V": [[1, 0], [0, 1]]})";
-const std::string kSwapped = R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[0, 1], [1, 0]]})";
-const std::string kGrade = "/v1/problems/consonant-anywhere/grade";
-
-std::string with_student(const std::string& body, const std::string& student) {
-  return body.substr(0, body.size() - 1) + R"(, "student": ")" + student + "\"}";
-}
 
 std::string shell(const std::string& command, int* status = nullptr) {
   FILE* pipe = ::popen((command + " 2>/dev/null").c_str(), "r");
@@ -40,26 +38,6 @@ std::string shell(const std::string& command, int* status = nullptr) {
   if (status != nullptr) *status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
   if (out.ends_with('\n')) out.pop_back();
   return out;
-}
-
-HttpResponse call(std::uint16_t port, const std::string& method, const std::string& target,
-                  const std::string& key = "", const std::string& body = "",
-                  const std::vector<std::string>& headers = {}) {
-  std::string raw = method + " " + target + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n";
-  if (!key.empty()) raw += "Authorization: Bearer " + key + "\r\n";
-  for (const std::string& header : headers) raw += header + "\r\n";
-  if (!body.empty() || method == "POST" || method == "PUT") {
-    raw += "Content-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) +
-           "\r\n";
-  }
-  raw += "\r\n" + body;
-  std::optional<HttpResponse> response = exchange_raw(port, raw);
-  if (!response) throw std::runtime_error("no answer to " + method + " " + target);
-  return *response;
-}
-
-std::string code_of(const HttpResponse& response) {
-  return Json::parse(response.body())["error"]["code"].get<std::string>();
 }
 
 class RecordRoutes : public ::testing::TestWithParam<Backend> {
@@ -103,7 +81,7 @@ class RecordRoutes : public ::testing::TestWithParam<Backend> {
   }
   HttpResponse grade(std::uint16_t port, const std::string& body,
                      const std::vector<std::string>& headers = {}) {
-    return call(port, "POST", kGrade, lms_, body, headers);
+    return call(port, "POST", kGradePath, lms_, body, headers);
   }
 
   static inline int counter_ = 0;
@@ -151,9 +129,9 @@ TEST_P(RecordRoutes, WithoutKeysTheStaffRoutesAreDisabled) {
 TEST_P(RecordRoutes, ListGetAndCsvShowWhatWasGraded) {
   const std::uint16_t port = start();
   ASSERT_NE(port, 0);
-  const HttpResponse ada = grade(port, with_student(kSolution, "ada"));
+  const HttpResponse ada = grade(port, with_student(kHandoutSolution, "ada"));
   const HttpResponse bob = grade(port, with_student(kWrongKey, "bob, \\\"the\\\" builder"));
-  const HttpResponse anon = call(port, "POST", kGrade, staff_, kSwapped);
+  const HttpResponse anon = call(port, "POST", kGradePath, staff_, kSwappedValues);
   ASSERT_EQ(ada.result(), http::status::ok);
   ASSERT_EQ(bob.result(), http::status::ok);
   ASSERT_EQ(anon.result(), http::status::ok);
@@ -224,10 +202,10 @@ TEST_P(RecordRoutes, StatsAndRegradeAfterTheProblemChanged) {
   ASSERT_NE(port, 0);
   // ada: wrong, then right. bob: right. cy: values swapped (score 0: every string fails).
   grade(port, with_student(kWrongKey, "ada"));
-  grade(port, with_student(kSolution, "bob"));
-  grade(port, with_student(kSolution, "ada"));
-  const Json cy = Json::parse(grade(port, with_student(kSwapped, "cy")).body());
-  grade(port, kSwapped);  // no student
+  grade(port, with_student(kHandoutSolution, "bob"));
+  grade(port, with_student(kHandoutSolution, "ada"));
+  const Json cy = Json::parse(grade(port, with_student(kSwappedValues, "cy")).body());
+  grade(port, kSwappedValues);  // no student
   const Json stats =
       Json::parse(call(port, "GET", "/v1/problems/consonant-anywhere/stats", staff_).body());
   EXPECT_EQ(stats["submissions"], 5);
@@ -282,14 +260,15 @@ TEST_P(RecordRoutes, IdempotencyKeysAreScopedToTheKeyAndLmsKeysAreCapped) {
   ASSERT_NE(port, 0);
   const std::string body = with_student(kWrongKey, "ada");
   const HttpResponse canvas = grade(port, body, {"Idempotency-Key: same"});
-  const HttpResponse moodle = call(port, "POST", kGrade, moodle_, body, {"Idempotency-Key: same"});
+  const HttpResponse moodle =
+      call(port, "POST", kGradePath, moodle_, body, {"Idempotency-Key: same"});
   ASSERT_EQ(canvas.result(), http::status::ok);
   // The same student and problem: the per-student limit (1/1h) counts across keys.
   EXPECT_EQ(moodle.result(), http::status::too_many_requests);
   const HttpResponse replay = grade(port, body, {"Idempotency-Key: same"});
   EXPECT_EQ(replay.body(), canvas.body());  // a replay is no new grading: not limited
-  const HttpResponse other =
-      call(port, "POST", kGrade, moodle_, with_student(kWrongKey, "bob"), {"Idempotency-Key: same"});
+  const HttpResponse other = call(port, "POST", kGradePath, moodle_, with_student(kWrongKey, "bob"),
+                                  {"Idempotency-Key: same"});
   EXPECT_EQ(other.result(), http::status::ok);  // moodle's "same" is not canvas's
 
   // Without students, canvas may send 100 × 1 gradings an hour in all (one is used above).

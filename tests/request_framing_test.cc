@@ -23,11 +23,11 @@
 namespace headgrader::server {
 namespace {
 
+using testing::kGradePath;
+using testing::kHandoutSolution;
+
 namespace fs = std::filesystem;
 using namespace harness;
-
-const std::string kGrade = "/v1/problems/consonant-anywhere/grade";
-const std::string kSolution = R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]})";
 
 std::string chunked(const std::string& body) {
   char size[32];
@@ -43,30 +43,33 @@ struct FramingCase {
 };
 
 TEST_F(RequestFraming, EveryFramingButOneLengthOrChunkedAloneIsRefusedWith400AndClosed) {
-  const std::string head = "POST " + kGrade + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n";
+  const std::string head =
+      "POST " + kGradePath + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n";
   // Each body is itself a whole request: a server that ignored the framing would answer it
   // as a second request.
   const std::string smuggled = get_request("/healthz");
   const std::vector<FramingCase> cases = {
       {"gzip", head + "Transfer-Encoding: gzip\r\n\r\n" + smuggled},
       {"identity", head + "Transfer-Encoding: identity\r\n\r\n" + smuggled},
-      {"chunked twice in one field", head + "Transfer-Encoding: chunked, chunked\r\n\r\n" +
-                                         chunked(kSolution)},
+      {"chunked twice in one field",
+       head + "Transfer-Encoding: chunked, chunked\r\n\r\n" + chunked(kHandoutSolution)},
       {"chunked in two fields",
        head + "Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n" +
-           chunked(kSolution)},
+           chunked(kHandoutSolution)},
       {"xchunked", head + "Transfer-Encoding: xchunked\r\n\r\n" + smuggled},
-      {"chunked, gzip with a length", head + "Transfer-Encoding: chunked, gzip\r\nContent-Length: " +
+      {"chunked, gzip with a length", head +
+                                          "Transfer-Encoding: chunked, gzip\r\nContent-Length: " +
                                           std::to_string(smuggled.size()) + "\r\n\r\n" + smuggled},
       {"chunked with a length", head + "Transfer-Encoding: chunked\r\nContent-Length: " +
-                                    std::to_string(chunked(kSolution).size()) + "\r\n\r\n" +
-                                    chunked(kSolution)},
-      {"chunked on HTTP/1.0",
-       "POST " + kGrade + " HTTP/1.0\r\nContent-Type: application/json\r\n"
-       "Transfer-Encoding: chunked\r\n\r\n" + chunked(kSolution)},
-      {"two equal lengths", head + "Content-Length: " + std::to_string(kSolution.size()) +
-                                "\r\nContent-Length: " + std::to_string(kSolution.size()) +
-                                "\r\n\r\n" + kSolution},
+                                    std::to_string(chunked(kHandoutSolution).size()) + "\r\n\r\n" +
+                                    chunked(kHandoutSolution)},
+      {"chunked on HTTP/1.0", "POST " + kGradePath +
+                                  " HTTP/1.0\r\nContent-Type: application/json\r\n"
+                                  "Transfer-Encoding: chunked\r\n\r\n" +
+                                  chunked(kHandoutSolution)},
+      {"two equal lengths", head + "Content-Length: " + std::to_string(kHandoutSolution.size()) +
+                                "\r\nContent-Length: " + std::to_string(kHandoutSolution.size()) +
+                                "\r\n\r\n" + kHandoutSolution},
       {"no Host on HTTP/1.1", "GET /healthz HTTP/1.1\r\n\r\n"},
       {"two Hosts on HTTP/1.1", "GET /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n"},
   };
@@ -84,8 +87,8 @@ TEST_F(RequestFraming, EveryFramingButOneLengthOrChunkedAloneIsRefusedWith400And
   // The sound framings still work, the coding's name in any case.
   for (const std::string coding : {"chunked", "Chunked"}) {
     SourcedClient client(port_, "127.0.0.1");
-    const std::optional<HttpResponse> answer = client.send(
-        head + "Transfer-Encoding: " + coding + "\r\n\r\n" + chunked(kSolution));
+    const std::optional<HttpResponse> answer =
+        client.send(head + "Transfer-Encoding: " + coding + "\r\n\r\n" + chunked(kHandoutSolution));
     ASSERT_TRUE(answer.has_value());
     EXPECT_EQ(answer->result(), http::status::ok) << answer->body();
   }
@@ -94,10 +97,10 @@ TEST_F(RequestFraming, EveryFramingButOneLengthOrChunkedAloneIsRefusedWith400And
 
 TEST_F(RequestFraming, AContentTypeInATrailerDoesNotStandForTheHeaders) {
   SourcedClient client(port_, "127.0.0.1");
-  const std::string request = "POST " + kGrade +
-                              " HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n" +
-                              chunked(kSolution).substr(0, chunked(kSolution).size() - 2) +
-                              "Content-Type: application/json\r\n\r\n";
+  const std::string request =
+      "POST " + kGradePath + " HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n" +
+      chunked(kHandoutSolution).substr(0, chunked(kHandoutSolution).size() - 2) +
+      "Content-Type: application/json\r\n\r\n";
   const std::optional<HttpResponse> answer = client.send(request);
   ASSERT_TRUE(answer.has_value());
   EXPECT_EQ(answer->result(), http::status::unsupported_media_type) << answer->body();
@@ -107,21 +110,21 @@ TEST_F(RequestFraming, AContentTypeInATrailerDoesNotStandForTheHeaders) {
 
 TEST_F(RequestFraming, NoContinueGoesToAnHttp10Client) {
   SourcedClient client(port_, "127.0.0.1");
-  client.write("POST " + kGrade + " HTTP/1.0\r\nContent-Type: application/json\r\n" +
-               "Expect: 100-continue\r\nContent-Length: " + std::to_string(kSolution.size()) +
-               "\r\n\r\n");
+  client.write("POST " + kGradePath + " HTTP/1.0\r\nContent-Type: application/json\r\n" +
+               "Expect: 100-continue\r\nContent-Length: " +
+               std::to_string(kHandoutSolution.size()) + "\r\n\r\n");
   // An HTTP/1.1 client would get "HTTP/1.1 100 Continue" at once; this one gets nothing yet.
   EXPECT_FALSE(client.anything_within(300ms));
-  client.write(kSolution);
+  client.write(kHandoutSolution);
   const std::optional<HttpResponse> answer = client.read();
   ASSERT_TRUE(answer.has_value());
   EXPECT_EQ(answer->result(), http::status::ok) << answer->body();
 
   // An HTTP/1.1 client still gets its 100 Continue.
   SourcedClient modern(port_, "127.0.0.1");
-  modern.write("POST " + kGrade + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" +
-               "Expect: 100-continue\r\nContent-Length: " + std::to_string(kSolution.size()) +
-               "\r\n\r\n");
+  modern.write("POST " + kGradePath + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" +
+               "Expect: 100-continue\r\nContent-Length: " +
+               std::to_string(kHandoutSolution.size()) + "\r\n\r\n");
   EXPECT_TRUE(modern.anything_within(2000ms));
 }
 
@@ -144,7 +147,7 @@ TEST_F(RequestFraming, AMegabyteObjectOfDistinctKeysIsRefusedInMillisecondsAndHe
   for (int i = 0; i < 2; ++i) {
     sent.push_back(std::async(std::launch::async, [&] {
       SourcedClient client(port_, "127.0.0.2");
-      return client.send(post_request(kGrade, body));
+      return client.send(post_request(kGradePath, body));
     }));
   }
   double worst_health = 0;

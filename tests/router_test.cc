@@ -14,24 +14,13 @@
 #include "headgrader/report.h"
 #include "headgrader/submission.h"
 #include "options.h"
+#include "test_support.h"
 
 namespace headgrader::server {
 namespace {
 
-constexpr const char* kHandoutSolution =
-    R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]})";
-
-const ProblemSet& bundled_problems() {
-  static const ProblemSet* set = [] {
-    auto loaded = ProblemSet::load(HEADGRADER_SOURCE_DIR "/problems");
-    if (auto* defects = std::get_if<std::vector<Defect>>(&loaded)) {
-      for (const Defect& defect : *defects) ADD_FAILURE() << defect.to_string();
-      std::abort();
-    }
-    return new ProblemSet(std::get<ProblemSet>(std::move(loaded)));
-  }();
-  return *set;
-}
+using testing::bundled_problems;
+using testing::kHandoutSolution;
 
 const Router& router() {
   static const Router router(bundled_problems());

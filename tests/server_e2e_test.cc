@@ -31,31 +31,24 @@
 #include "headgrader/submission.h"
 #include "listener.h"
 #include "server_harness.h"
+#include "test_support.h"
 
 namespace headgrader::server {
 namespace {
 
+using testing::bundled_problems;
+using testing::kGradePath;
+using testing::kHandoutSolution;
+using testing::kProblemsDir;
+using testing::kSwappedValues;
+
 using namespace std::chrono_literals;
 using namespace harness;
 
-const std::string kProblemsDir = HEADGRADER_SOURCE_DIR "/problems";
-const std::string kGradePath = "/v1/problems/consonant-anywhere/grade";
-const std::string kHandoutSolution =
-    R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]})";
-const std::string kWrongKey =
+const std::string kWrongKeyTwoFailures =
     R"({"W_q": [[1, 1]], "W_k": [[0, 1]], "W_V": [[1, 0], [0, 1]], "max_failures": 2})";
-const std::string kSwappedValues = R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[0, 1], [1, 0]]})";
 
 // --- The engine's own answers, to compare with byte for byte -----------------------------------
-
-const ProblemSet& bundled_problems() {
-  static const ProblemSet* set = [] {
-    auto loaded = ProblemSet::load(kProblemsDir);
-    if (!std::holds_alternative<ProblemSet>(loaded)) std::abort();
-    return new ProblemSet(std::get<ProblemSet>(std::move(loaded)));
-  }();
-  return *set;
-}
 
 std::string engine_grade(const std::string& id, const std::string& body) {
   const Problem& problem = *bundled_problems().find(id);
@@ -64,8 +57,6 @@ std::string engine_grade(const std::string& id, const std::string& body) {
   return report_json(problem, grade_with_diagnosis(problem, submission->weights,
                                                   submission->max_failures));
 }
-
-Json error_of(const HttpResponse& response) { return Json::parse(response.body())["error"]; }
 
 class ServerE2E : public SharedServerTest {};
 
@@ -323,7 +314,7 @@ TEST(ServerProcessE2E, AnswerLargerThanTheSocketBuffersReachesASlowReaderWhole) 
 }
 
 TEST_F(ServerE2E, ThirtyTwoClientsEachGradeAHundredTimes) {
-  const std::string submissions[] = {kHandoutSolution, kWrongKey, kSwappedValues};
+  const std::string submissions[] = {kHandoutSolution, kWrongKeyTwoFailures, kSwappedValues};
   std::string expected[3];
   for (int i = 0; i < 3; ++i) expected[i] = engine_grade("consonant-anywhere", submissions[i]);
   ASSERT_NE(expected[0], expected[1]);
@@ -357,7 +348,7 @@ TEST_F(ServerE2E, LogsOneJsonLinePerRequestWithoutBodies) {
   // this request's line is told apart by its query, which routing ignores and the log keeps.
   const std::string target = std::string(kGradePath) + "?log-test";
   const auto started = std::chrono::steady_clock::now();
-  Client(port_).send(http::verb::post, target, kWrongKey);
+  Client(port_).send(http::verb::post, target, kWrongKeyTwoFailures);
   const std::string log = server_->stderr_text_when(
       [&](const std::string& text) { return text.find(target) != std::string::npos; });
   // Written in batches, but soon: within the flush interval, give or take the scheduler.

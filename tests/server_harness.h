@@ -11,14 +11,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <boost/asio/connect.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
-#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
@@ -276,6 +277,37 @@ inline std::optional<HttpResponse> exchange_raw(std::uint16_t port, std::string_
   http::read(stream.socket(), buffer, parser, ec);
   if (ec) return std::nullopt;
   return parser.release();
+}
+
+// One request on a fresh connection (Connection: close), with a bearer `key` when not empty
+// and the `headers` given ("Name: value"). A body goes as application/json unless `headers`
+// names its Content-Type. Throws when no answer comes.
+inline HttpResponse call(std::uint16_t port, const std::string& method, const std::string& target,
+                         const std::string& key = "", const std::string& body = "",
+                         const std::vector<std::string>& headers = {}) {
+  std::string raw = method + " " + target + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n";
+  if (!key.empty()) raw += "Authorization: Bearer " + key + "\r\n";
+  bool typed = false;
+  for (const std::string& header : headers) {
+    raw += header + "\r\n";
+    typed = typed || beast::iequals(header.substr(0, header.find(':')), "Content-Type");
+  }
+  if (!body.empty() || method == "POST" || method == "PUT") {
+    if (!typed) raw += "Content-Type: application/json\r\n";
+    raw += "Content-Length: " + std::to_string(body.size()) + "\r\n";
+  }
+  raw += "\r\n" + body;
+  std::optional<HttpResponse> response = exchange_raw(port, raw);
+  if (!response) throw std::runtime_error("no answer to " + method + " " + target);
+  return *response;
+}
+
+// The error object of an error answer (API.md §5), and its code.
+inline nlohmann::json error_of(const HttpResponse& response) {
+  return nlohmann::json::parse(response.body())["error"];
+}
+inline std::string code_of(const HttpResponse& response) {
+  return error_of(response)["code"].get<std::string>();
 }
 
 // --- One server for a whole test suite -------------------------------------------------------

@@ -13,15 +13,16 @@
 
 #include "headgrader/report.h"
 #include "server_harness.h"
+#include "test_support.h"
 
 namespace headgrader::server {
 namespace {
 
-using namespace harness;
+using testing::kGradePath;
+using testing::kHandoutSolution;
+using testing::kProblemsDir;
 
-const std::string kProblemsDir = HEADGRADER_SOURCE_DIR "/problems";
-const std::string kGrade = "/v1/problems/consonant-anywhere/grade";
-const std::string kSolution = R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]})";
+using namespace harness;
 
 // A plain blocking socket connected to loopback:port, or -1.
 int connect_raw(std::uint16_t port) {
@@ -61,11 +62,11 @@ TEST(SlowClients, FiveHundredStalledRequestsDoNotBlockOthersAndAreClosedAfterThe
   ASSERT_NE(port, 0);
 
   // Half a request each: the header of a grading and half its body.
-  const std::string head = "POST " + kGrade +
+  const std::string head = "POST " + kGradePath +
                            " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                            "Content-Length: " +
-                           std::to_string(kSolution.size()) + "\r\n\r\n";
-  const std::string half = head + kSolution.substr(0, kSolution.size() / 2);
+                           std::to_string(kHandoutSolution.size()) + "\r\n\r\n";
+  const std::string half = head + kHandoutSolution.substr(0, kHandoutSolution.size() / 2);
   std::vector<int> stalled;
   const auto started = std::chrono::steady_clock::now();
   for (int i = 0; i < kStalled; ++i) {
@@ -81,7 +82,7 @@ TEST(SlowClients, FiveHundredStalledRequestsDoNotBlockOthersAndAreClosedAfterThe
     const auto asked = std::chrono::steady_clock::now();
     Client client(port);
     const HttpResponse health = client.send(http::verb::get, "/healthz");
-    const HttpResponse graded = client.send(http::verb::post, kGrade, kSolution);
+    const HttpResponse graded = client.send(http::verb::post, kGradePath, kHandoutSolution);
     const auto took = since(asked);
     EXPECT_EQ(health.result(), http::status::ok);
     EXPECT_EQ(graded.result(), http::status::ok);

@@ -8,22 +8,23 @@
 #include <future>
 #include <variant>
 
+#include "csv_reader.h"
 #include "headgrader/grade.h"
 #include "headgrader/report.h"
 #include "headgrader/submission.h"
-#include "csv_reader.h"
 #include "store_test_support.h"
+#include "test_support.h"
 
 namespace headgrader::server {
 namespace {
 
+using testing::kHandoutSolution;
+using testing::kProblemsDir;
+using testing::kSwappedValues;
+using testing::kWrongKey;
+
 using store::testing::Backend;
 using store::testing::TestDatabase;
-
-const std::string kProblemsDir = HEADGRADER_SOURCE_DIR "/problems";
-const std::string kSolution = R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]})";
-const std::string kWrongKey = R"({"W_q": [[1, 1]], "W_k": [[0, 1]], "W_V": [[1, 0], [0, 1]]})";
-const std::string kSwapped = R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[0, 1], [1, 0]]})";
 
 const Problem& consonant_anywhere() {
   static const ProblemSet* set = [] {
@@ -82,9 +83,9 @@ class StaffRoutes : public ::testing::Test {
 };
 
 TEST_F(StaffRoutes, ListIsNewestFirstWithoutMatricesAndPagesByCursor) {
-  const auto a = grade_and_keep(kSolution, "ada");
+  const auto a = grade_and_keep(kHandoutSolution, "ada");
   const auto b = grade_and_keep(kWrongKey, "bob");
-  const auto c = grade_and_keep(kSwapped, std::nullopt);
+  const auto c = grade_and_keep(kSwappedValues, std::nullopt);
   const Response first = list_submissions(*store_, "limit=2", false, 11, true);
   ASSERT_EQ(first.result(), http::status::ok) << first.body();
   const Json page = Json::parse(first.body());
@@ -132,7 +133,7 @@ TEST_F(StaffRoutes, BadParametersAreNamedInTheError) {
 }
 
 TEST_F(StaffRoutes, CsvParsesBackAsRfc4180WithEveryRecord) {
-  const auto ada = grade_and_keep(kSolution, "ada");
+  const auto ada = grade_and_keep(kHandoutSolution, "ada");
   const auto bob = grade_and_keep(kWrongKey, "O'Brien, \"Bob\"\r\nJr");  // comma, quotes, CRLF
   const Response answer = list_submissions(*store_, "", true, 11, true);
   ASSERT_EQ(answer.result(), http::status::ok);
@@ -171,9 +172,9 @@ TEST_F(StaffRoutes, OneRecordHasTheMatricesAndTheAnswerAsSent) {
 TEST_F(StaffRoutes, StatsCountStudentsByTheirLatestGrading) {
   // ada: wrong then right; bob: right first; cy: swapped values only; one anonymous grading.
   grade_and_keep(kWrongKey, "ada");
-  grade_and_keep(kSolution, "bob");
-  grade_and_keep(kSolution, "ada");
-  const auto cy = grade_and_keep(kSwapped, "cy");
+  grade_and_keep(kHandoutSolution, "bob");
+  grade_and_keep(kHandoutSolution, "ada");
+  const auto cy = grade_and_keep(kSwappedValues, "cy");
   grade_and_keep(kWrongKey, std::nullopt);
   const Json stats =
       Json::parse(problem_stats(*store_, "consonant-anywhere", 11, true).body());
@@ -193,7 +194,7 @@ TEST_F(StaffRoutes, StatsCountStudentsByTheirLatestGrading) {
 
 TEST_F(StaffRoutes, RegradeMakesNewRecordsAgainstTheProblemAsItIsNow) {
   grade_and_keep(kWrongKey, "ada");
-  const auto bob = grade_and_keep(kSolution, "bob");
+  const auto bob = grade_and_keep(kHandoutSolution, "bob");
   // The problem now: a stricter tolerance, under which the handout's solution (attention
   // 1/(1+e^-5) ≈ 0.993 on the consonant) no longer passes.
   Problem stricter = consonant_anywhere();

@@ -19,22 +19,20 @@
 #include "sqlite_connection.h"
 #include "store_test_support.h"
 #include "submission_store.h"
+#include "test_support.h"
 
 namespace headgrader::server {
 namespace {
 
+using testing::kGradePath;
+using testing::kHandoutSolution;
+using testing::kProblemsDir;
+using testing::kWrongKey;
+using testing::with_student;
+
 using namespace harness;
 using store::testing::Backend;
 using store::testing::TestDatabase;
-
-const std::string kProblemsDir = HEADGRADER_SOURCE_DIR "/problems";
-const std::string kGradePath = "/v1/problems/consonant-anywhere/grade";
-const std::string kSolution = R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]})";
-const std::string kWrongKey = R"({"W_q": [[1, 1]], "W_k": [[0, 1]], "W_V": [[1, 0], [0, 1]]})";
-
-std::string with_student(const std::string& body, const std::string& student) {
-  return body.substr(0, body.size() - 1) + R"(, "student": ")" + student + "\"}";
-}
 
 // The engine's own answer for comparison, computed in this process.
 std::string engine_answer(const std::string& body) {
@@ -64,8 +62,6 @@ HttpResponse post(Client& client, const std::string& target, const std::string& 
 std::string submission_id_of(const HttpResponse& response) {
   return Json::parse(response.body()).value("submission_id", "");
 }
-
-Json error_of(const HttpResponse& response) { return Json::parse(response.body())["error"]; }
 
 std::vector<std::string> server_args(const std::string& store_url,
                                      std::vector<std::string> more = {}) {
@@ -100,12 +96,12 @@ TEST(StoreE2E, TheDefaultStoreIsAFileInTheWorkingDirectoryAndAnswersGainTheirId)
     const std::uint16_t port = server.wait_listening();
     ASSERT_NE(port, 0);
     Client client(port);
-    const HttpResponse answer = post(client, kGradePath, kSolution);
+    const HttpResponse answer = post(client, kGradePath, kHandoutSolution);
     ASSERT_EQ(answer.result(), http::status::ok) << answer.body();
     const std::string id = submission_id_of(answer);
     ASSERT_EQ(id.size(), 28u);
     // Part 1's answer byte for byte, then "submission_id" as the last key.
-    const std::string part1 = engine_answer(kSolution);
+    const std::string part1 = engine_answer(kHandoutSolution);
     EXPECT_EQ(answer.body(), part1.substr(0, part1.size() - 1) + ",\"submission_id\":\"" + id +
                                  "\"}");
     server.signal(SIGTERM);
@@ -183,13 +179,13 @@ TEST_P(StoreBackendE2E, AFailingStoreIsAnswered503AndNothingIsGraded) {
          : "CREATE TRIGGER refuse BEFORE INSERT ON submissions BEGIN SELECT RAISE(FAIL, 'disk "
            "is full'); END"));
   Client client(port);
-  const HttpResponse refused = post(client, kGradePath, kSolution);
+  const HttpResponse refused = post(client, kGradePath, kHandoutSolution);
   EXPECT_EQ(refused.result(), http::status::service_unavailable);
   EXPECT_EQ(error_of(refused)["code"], "store_unavailable");
   EXPECT_NE(error_of(refused)["message"].get<std::string>().find("disk is full"),
             std::string::npos);
   ASSERT_TRUE(raw->exec_script(pg ? "DROP TRIGGER refuse ON submissions" : "DROP TRIGGER refuse"));
-  const HttpResponse kept = post(client, kGradePath, kSolution);
+  const HttpResponse kept = post(client, kGradePath, kHandoutSolution);
   EXPECT_EQ(kept.result(), http::status::ok);
   auto rows = raw->query("SELECT COUNT(*) FROM submissions", {});
   ASSERT_TRUE(rows);
@@ -205,16 +201,19 @@ TEST_P(StoreBackendE2E, AnIdempotencyKeyReplaysTheFirstAnswerAndRefusesAnotherBo
   const HttpResponse again = post(client, kGradePath, kWrongKey, {{"Idempotency-Key", "try-1"}});
   EXPECT_EQ(again.result(), http::status::ok);
   EXPECT_EQ(again.body(), first.body());
-  const HttpResponse other = post(client, kGradePath, kSolution, {{"Idempotency-Key", "try-1"}});
+  const HttpResponse other =
+      post(client, kGradePath, kHandoutSolution, {{"Idempotency-Key", "try-1"}});
   EXPECT_EQ(other.result(), http::status::conflict);
   EXPECT_EQ(error_of(other)["code"], "idempotency_conflict");
-  const HttpResponse fresh = post(client, kGradePath, kSolution, {{"Idempotency-Key", "try-2"}});
+  const HttpResponse fresh =
+      post(client, kGradePath, kHandoutSolution, {{"Idempotency-Key", "try-2"}});
   EXPECT_EQ(fresh.result(), http::status::ok);
   EXPECT_NE(submission_id_of(fresh), submission_id_of(first));
 
   for (const std::string& bad : {std::string(201, 'k'), std::string("has space"),
                                 std::string("caf\xc3\xa9")}) {
-    const HttpResponse refused = post(client, kGradePath, kSolution, {{"Idempotency-Key", bad}});
+    const HttpResponse refused =
+        post(client, kGradePath, kHandoutSolution, {{"Idempotency-Key", bad}});
     EXPECT_EQ(refused.result(), http::status::bad_request) << bad;
     EXPECT_NE(error_of(refused)["message"].get<std::string>().find("1 to 200 visible ASCII"),
               std::string::npos);
@@ -304,9 +303,9 @@ TEST_P(StoreBackendE2E, EveryAnsweredGradingSurvivesKillNine) {
       try {
         Client client(port);
         for (int i = 0; !stop; ++i) {
-          const HttpResponse answer = post(
-              client, kGradePath, with_student(i % 2 ? kWrongKey : kSolution,
-                                               "s" + std::to_string(t)));
+          const HttpResponse answer =
+              post(client, kGradePath,
+                   with_student(i % 2 ? kWrongKey : kHandoutSolution, "s" + std::to_string(t)));
           if (answer.result() != http::status::ok) continue;
           const std::lock_guard lock(mutex);
           answered.push_back(submission_id_of(answer));
@@ -341,7 +340,7 @@ TEST_P(StoreBackendE2E, EveryAnsweredGradingSurvivesKillNine) {
   }
   EXPECT_EQ(missing, 0u) << "of " << answered.size() << " answered gradings";
   Client client(again);
-  EXPECT_EQ(post(client, kGradePath, kSolution).result(), http::status::ok);
+  EXPECT_EQ(post(client, kGradePath, kHandoutSolution).result(), http::status::ok);
   store->close();
 }
 

@@ -2,6 +2,8 @@
 // student sent it, and a message in plain words; each pinned verbatim. Most cases use the
 // bundled consonant-anywhere problem (n_e = 2, n_v = 2); first-position has n_e = 3, and a
 // small problem in this file gives W_V instead of asking for it.
+#include "headgrader/submission.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
@@ -9,28 +11,13 @@
 
 #include "headgrader/problem.h"
 #include "headgrader/report.h"
-#include "headgrader/submission.h"
+#include "test_support.h"
 
 namespace headgrader {
 namespace {
 
-const Problem& bundled(const std::string& id) {
-  static const ProblemSet set = [] {
-    auto loaded = ProblemSet::load(HEADGRADER_SOURCE_DIR "/problems");
-    if (!std::holds_alternative<ProblemSet>(loaded)) {
-      ADD_FAILURE() << "bundled problems: " << std::get<1>(loaded).front().to_string();
-      return ProblemSet();
-    }
-    return std::get<ProblemSet>(std::move(loaded));
-  }();
-  const Problem* p = set.find(id);
-  if (p == nullptr) {
-    ADD_FAILURE() << "no bundled problem " << id;
-    static const Problem empty;
-    return empty;
-  }
-  return *p;
-}
+using testing::bundled;
+using testing::kHandoutSolution;
 
 const Problem& consonant_anywhere() { return bundled("consonant-anywhere"); }
 
@@ -60,8 +47,6 @@ const Problem& value_given() {
   return problem;
 }
 
-constexpr const char* kSolution = R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]})";
-
 // The error of parsing `body` against `problem`, as "code | field | message"; the field
 // part is empty when no key is at fault and "" (two quotes) when the key at fault is "".
 std::string error_of(const Problem& problem, std::string_view body) {
@@ -76,7 +61,7 @@ std::string error_of(std::string_view body) { return error_of(consonant_anywhere
 
 // The solution with `key` set to the JSON text `value` (added when absent).
 std::string solution_with(const std::string& key, const std::string& value) {
-  auto body = Json::parse(kSolution);
+  auto body = Json::parse(kHandoutSolution);
   body[key] = Json::parse(value);
   return body.dump();
 }
@@ -84,7 +69,7 @@ std::string solution_with(const std::string& key, const std::string& value) {
 // --- Accepted bodies -------------------------------------------------------------------------
 
 TEST(Submission, HandoutSolutionIsAccepted) {
-  auto result = parse_submission(consonant_anywhere(), kSolution);
+  auto result = parse_submission(consonant_anywhere(), kHandoutSolution);
   ASSERT_TRUE(result.ok()) << result.error().message;
   EXPECT_EQ(result->weights.W_k, (Matrix(1, 2) << 0, 5).finished());
   EXPECT_EQ(result->weights.W_V, Matrix::Identity(2, 2));
@@ -102,7 +87,7 @@ TEST(Submission, UppercaseQueryAndKeyAndLowercaseValueAreTheSameNames) {
 }
 
 TEST(Submission, StudentAndMaxFailuresAreKept) {
-  auto body = Json::parse(kSolution);
+  auto body = Json::parse(kHandoutSolution);
   body["student"] = "ada";
   body["max_failures"] = 0;
   auto result = parse_submission(consonant_anywhere(), body.dump());
@@ -185,7 +170,7 @@ TEST(Submission, SyntaxErrorsSayWhyInPlainWords) {
 
 TEST(Submission, NulByteAfterTheObjectIsNotIgnored) {
   // nlohmann's lexer would stop at the NUL and accept the object before it.
-  const std::string body = std::string(kSolution) + std::string("\0junk", 5);
+  const std::string body = std::string(kHandoutSolution) + std::string("\0junk", 5);
   EXPECT_EQ(error_of(body),
             "invalid_json |  | the body is not valid JSON at line 1, column 60: "
             "it holds a NUL byte");
@@ -323,7 +308,7 @@ TEST(Submission, ErrorWithoutAFieldHasANullFieldInItsBody) {
 }
 
 TEST(Submission, GivenMatrixMayNotBeSent) {
-  EXPECT_EQ(error_of(value_given(), kSolution),
+  EXPECT_EQ(error_of(value_given(), kHandoutSolution),
             "unknown_field | W_V | W_V is given by this problem, not chosen by you; send only "
             "W_q and W_k");
 }
@@ -412,7 +397,7 @@ TEST(Submission, ColumnsMustBeTheEmbeddingSize) {
 }
 
 TEST(Submission, ColumnsMustBeTheEmbeddingSizeOfAThreeFeatureProblem) {
-  EXPECT_EQ(error_of(bundled("first-position"), kSolution),
+  EXPECT_EQ(error_of(bundled("first-position"), kHandoutSolution),
             "wrong_shape | W_q | W_q must have 3 columns (one per embedding feature, n_e = 3); "
             "it has 2");
 }

@@ -7,7 +7,9 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "headgrader/attention.h"
@@ -15,9 +17,37 @@
 
 namespace headgrader::testing {
 
+// The bundled problems' folder, and the requests most tests send, from Exercise 2 of the
+// handout (consonant-anywhere): its solution; the key too soft to pass (W_k = [[0, 1]]: "ab"
+// fails first); the solution with W_V's columns swapped (every string fails).
+inline const std::string kProblemsDir = HEADGRADER_SOURCE_DIR "/problems";
+inline const std::string kGradePath = "/v1/problems/consonant-anywhere/grade";
+inline const std::string kHandoutSolution =
+    R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]})";
+inline const std::string kWrongKey =
+    R"({"W_q": [[1, 1]], "W_k": [[0, 1]], "W_V": [[1, 0], [0, 1]]})";
+inline const std::string kSwappedValues =
+    R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[0, 1], [1, 0]]})";
+
+// `body` (a JSON object's text) with a "student" field added.
+inline std::string with_student(const std::string& body, const std::string& student) {
+  return body.substr(0, body.size() - 1) + R"(, "student": ")" + student + "\"}";
+}
+
+// A bundled problem's file as JSON, for tests that change a field or two of it.
+inline nlohmann::json bundled_json(const std::string& id) {
+  std::ifstream in(kProblemsDir + "/" + id + ".json");
+  return nlohmann::json::parse(in);
+}
+
+// `problem` written into the folder `dir` as a problem file (named after its id).
+inline void write_problem(const std::filesystem::path& dir, const nlohmann::json& problem) {
+  std::ofstream(dir / (problem["id"].get<std::string>() + ".json")) << problem.dump(2);
+}
+
 inline const ProblemSet& bundled_problems() {
   static const ProblemSet set = [] {
-    auto loaded = ProblemSet::load(HEADGRADER_SOURCE_DIR "/problems");
+    auto loaded = ProblemSet::load(kProblemsDir);
     if (auto* defects = std::get_if<std::vector<Defect>>(&loaded)) {
       for (const auto& d : *defects) ADD_FAILURE() << d.to_string();
       std::abort();

@@ -25,19 +25,20 @@
 #include "headgrader/report.h"
 #include "options.h"
 #include "server_harness.h"
+#include "test_support.h"
 
 namespace headgrader::server {
 namespace {
+
+using testing::kGradePath;
+using testing::kHandoutSolution;
+using testing::kProblemsDir;
 
 using namespace std::chrono_literals;
 using namespace harness;
 namespace ssl = net::ssl;
 
-const std::string kProblemsDir = HEADGRADER_SOURCE_DIR "/problems";
-const std::string kGradePath = "/v1/problems/consonant-anywhere/grade";
 // Passes, per the handout.
-const std::string kHandoutSolution =
-    R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]})";
 constexpr auto kReadTimeout = 500ms;  // the TLS server's --read-timeout-ms
 
 // A self-signed certificate for localhost and 127.0.0.1, its key, and a key that is not its,
