@@ -1,312 +1,22 @@
 #include "exhaustive.h"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <optional>
 #include <vector>
 
 #include "count_states.h"
-#include "head_math.h"
+#include "group_count_head.h"
 #include "headgrader/grade.h"
 #include "headgrader/grade_cancel.h"
 #include "headgrader/strings.h"
-#include "portable_exp.h"
+#include "prefix_expected.h"
+#include "prefix_head.h"
+#include "prefix_walk.h"
+#include "row_verdict.h"
+#include "state_verdicts.h"
 
 namespace headgrader {
-namespace {
-
-using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-
-enum class Verdict { kPass, kFail, kTooClose };
-
-// |out − expected| against the tolerance, with a margin for rounding: a fast row within
-// `margin` of the tolerance is recomputed exactly before it is judged.
-Verdict judge(const double* out, const double* expected, std::size_t n_v, double tolerance,
-              double margin) {
-  Verdict verdict = Verdict::kPass;
-  for (std::size_t c = 0; c < n_v; ++c) {
-    const double error = std::fabs(out[c] - expected[c]);
-    if (!(error <= tolerance + margin)) return Verdict::kFail;  // NaN fails too
-    if (error > tolerance - margin) verdict = Verdict::kTooClose;
-  }
-  return verdict;
-}
-
-// max |out − expected| over the row's components (NaN when one is NaN): what a margin reports.
-double row_error(const double* out, const double* expected, std::size_t n_v) {
-  double worst = 0;
-  for (std::size_t c = 0; c < n_v; ++c) {
-    const double error = std::fabs(out[c] - expected[c]);
-    worst = std::isnan(error) || std::isnan(worst) ? NAN : std::max(worst, error);
-  }
-  return worst;
-}
-
-// The head along the current prefix of a depth-first walk: row d-1 of each matrix belongs to
-// position d, and extending to depth d computes only that row — the same bits as row d-1 of
-// run_head(prefix). O(length) per prefix; used when W_P makes rows depend on position.
-class PrefixHead {
- public:
-  PrefixHead(const HeadSpec& spec, const HeadWeights& w, int max_depth)
-      : spec_(spec), w_(w), R_(max_depth, spec.W_E.rows()), Q_(max_depth, w.W_q.rows()),
-        K_(max_depth, w.W_k.rows()), V_(max_depth, w.W_V.rows()), scores_(max_depth),
-        attention_(max_depth) {}
-
-  void extend(std::span<const int> prefix, double* out) {
-    const int i = static_cast<int>(prefix.size()) - 1;
-    head_math::embed(spec_, prefix.back(), i, R_.row(i).data());
-    head_math::project(w_.W_q, R_.row(i).data(), Q_.row(i).data());
-    head_math::project(w_.W_k, R_.row(i).data(), K_.row(i).data());
-    head_math::project(w_.W_V, R_.row(i).data(), V_.row(i).data());
-    for (int j = 0; j <= i; ++j) {
-      scores_[j] = head_math::score(Q_.row(i).data(), K_.row(j).data(), Q_.cols(), spec_.scale);
-    }
-    masked_softmax_row(scores_.data(), i + 1, i, attention_.data());
-    head_math::attend(attention_.data(), i, V_.cols(), [&](int j) { return V_.row(j).data(); },
-                      out);
-  }
-
-  // The last row of run_head(prefix), computed from scratch (for the rare close calls).
-  void exact(std::span<const int> prefix, double* out) {
-    for (std::size_t d = 1; d <= prefix.size(); ++d) extend(prefix.first(d), out);
-  }
-
- private:
-  const HeadSpec& spec_;
-  const HeadWeights& w_;
-  RowMajor R_, Q_, K_, V_;
-  std::vector<double> scores_, attention_;
-};
-
-// Without W_P a token's q, k and v depend only on its group, so the new row at a prefix is
-//   out = Σ_b n_b · e^{S[a][b] − m} · v_b  /  Σ_b n_b · e^{S[a][b] − m}
-// with a the new token's group, n_b the prefix's count of group b and m the largest S[a][b]
-// among groups present: an online softmax whose state is the counts. The scores and
-// exponentials are the same bits as run_head's; only the order of the sums differs, so a
-// row within `margin()` of the tolerance is recomputed exactly by the caller.
-class GroupCountHead {
- public:
-  GroupCountHead(const Problem& p, const HeadWeights& w)
-      : g_(p.representatives.size()), n_v_(p.n_v) {
-    // All its numbers in one allocation, and one more for the work space of this
-    // constructor: a grade builds one of these for every submission.
-    const std::size_t cache_sets = g_ <= kCachedGroups ? g_ << g_ : 0;
-    numbers_.resize(g_ * g_ + g_ * n_v_ + g_ + cache_sets * g_);
-    scores_ = numbers_.data();
-    v_ = scores_ + g_ * g_;
-    scratch_ = v_ + g_ * n_v_;
-    cache_ = scratch_ + g_;
-    cached_.assign(cache_sets, 0);
-    const auto n_q = static_cast<std::size_t>(w.W_q.rows());
-    std::vector<double> work(p.n_e + 2 * g_ * n_q);
-    double* const r = work.data();
-    double* const q = r + p.n_e;
-    double* const k = q + g_ * n_q;
-    for (std::size_t a = 0; a < g_; ++a) {
-      head_math::embed(p.head, p.representatives[a], 0, r);
-      head_math::project(w.W_q, r, &q[a * n_q]);
-      head_math::project(w.W_k, r, &k[a * n_q]);
-      head_math::project(w.W_V, r, &v_[a * n_v_]);
-    }
-    double largest_v = 0;
-    for (std::size_t i = 0; i < g_ * n_v_; ++i) largest_v = std::max(largest_v, std::fabs(v_[i]));
-    // Reordered sums of at most 64 terms err by under 64·2⁻⁵³ relative to their magnitude.
-    margin_ = 1e-12 * (1 + largest_v);
-    for (std::size_t a = 0; a < g_; ++a) {
-      for (std::size_t b = 0; b < g_; ++b) {
-        scores_[a * g_ + b] = head_math::score(&q[a * n_q], &k[b * n_q],
-                                               static_cast<Eigen::Index>(n_q), p.head.scale);
-      }
-    }
-  }
-  GroupCountHead(const GroupCountHead&) = delete;  // its pointers point into numbers_
-  GroupCountHead& operator=(const GroupCountHead&) = delete;
-
-  double margin() const { return margin_; }
-
-  // The row for a prefix whose groups are counted in `n` and whose last token is in group a.
-  void row(const int* n, std::size_t a, double* out) { (this->*row_)(n, a, out); }
-
- private:
-  using RowFunction = void (GroupCountHead::*)(const int*, std::size_t, double*);
-
-  // row() with G groups and NV components of v known when compiled (0: read from g_, n_v_).
-  // A grade computes about a hundred rows, mostly of 2 groups and 2 components: with the
-  // loops unrolled, grade() of the handout solution went from 2.85 to 2.08 µs
-  // (BM_GradeRequestPart/1).
-  template <std::size_t G, std::size_t NV>
-  void row_of(const int* n, std::size_t a, double* out) {
-    const std::size_t groups = G != 0 ? G : g_, n_v = NV != 0 ? NV : n_v_;
-    const double* e = exponentials<G>(n, a);
-    // Summed in a local array when its size is known: `out` may alias v_ as far as the
-    // compiler knows, which would store and reload each sum.
-    std::array<double, NV != 0 ? NV : 1> local{};
-    double* const sum = NV != 0 ? local.data() : out;
-    for (std::size_t c = 0; c < n_v; ++c) sum[c] = 0;
-    double z = 0;
-    for (std::size_t b = 0; b < groups; ++b) {
-      const double weight = n[b] * e[b];  // 0 for an absent group: e[b] is 0, not skipped,
-      z += weight;                        // so the unrolled loop has no branch
-      for (std::size_t c = 0; c < n_v; ++c) sum[c] += weight * v_[b * n_v + c];
-    }
-    for (std::size_t c = 0; c < n_v; ++c) out[c] = sum[c] / z;
-  }
-
-  template <std::size_t G>
-  static RowFunction row_for_components(std::size_t n_v) {
-    switch (n_v) {
-      case 1:
-        return &GroupCountHead::row_of<G, 1>;
-      case 2:
-        return &GroupCountHead::row_of<G, 2>;
-      case 3:
-        return &GroupCountHead::row_of<G, 3>;
-      case 4:
-        return &GroupCountHead::row_of<G, 4>;
-      default:
-        return &GroupCountHead::row_of<G, 0>;
-    }
-  }
-  static RowFunction row_for(std::size_t groups, std::size_t n_v) {
-    switch (groups) {
-      case 1:
-        return row_for_components<1>(n_v);
-      case 2:
-        return row_for_components<2>(n_v);
-      case 3:
-        return row_for_components<3>(n_v);
-      case 4:
-        return row_for_components<4>(n_v);
-      default:
-        return &GroupCountHead::row_of<0, 0>;
-    }
-  }
-
-  // e^{S[a][b] − m} for each group b present in `n` (m: the largest such S[a][b]), 0 for
-  // the others. They depend only on a and on which groups are present, so with few groups
-  // each set is computed once per grade: 2 groups need 6 sets where a grade meets ~100 rows.
-  template <std::size_t G>
-  const double* exponentials(const int* n, std::size_t a) {
-    const std::size_t groups = G != 0 ? G : g_;
-    double* e = scratch_;
-    if (groups <= kCachedGroups) {
-      std::size_t present = 0;
-      for (std::size_t b = 0; b < groups; ++b) present |= std::size_t{n[b] > 0} << b;
-      const std::size_t set = (a << groups) | present;
-      e = &cache_[set * groups];
-      if (cached_[set]) return e;
-      cached_[set] = 1;
-    }
-    const double* s = &scores_[a * groups];
-    double m = -INFINITY;
-    for (std::size_t b = 0; b < groups; ++b) {
-      if (n[b] > 0) m = std::max(m, s[b]);
-    }
-    for (std::size_t b = 0; b < groups; ++b) e[b] = n[b] > 0 ? portable_exp(s[b] - m) : 0.0;
-    return e;
-  }
-
-  static constexpr std::size_t kCachedGroups = 4;
-
-  std::size_t g_, n_v_;
-  RowFunction row_ = row_for(g_, n_v_);
-  std::vector<double> numbers_;  // the four arrays below, one after the other
-  double* scores_ = nullptr;     // scores_[a * g + b] = scale · q_a · k_b
-  double* v_ = nullptr;          // v_[b * n_v + c]
-  double* scratch_ = nullptr;    // exponentials when there are too many groups to cache
-  double* cache_ = nullptr;      // [(a << g | present) * g + b]
-  double margin_ = 0;
-  std::vector<unsigned char> cached_;  // per (a, present)
-};
-
-// Prefixes with the same group counts (a "state") give the same fast row; when `expected`
-// does not read positions they also give the same expected row, so a clear verdict found
-// once holds for every prefix in that state with that last group. States are numbered as
-// they are met; next_[state * g + group] is the state one token later. Each new state is
-// found by one lookup in an open-addressing table keyed by a hash that adds a random
-// weight per token (so a child's hash is its parent's plus one term): no allocation per
-// state, which matters when a grade meets a few dozen states in a few microseconds.
-class StateTable {
- public:
-  explicit StateTable(std::size_t groups) : g_(groups), weight_(groups), slots_(64, -1) {
-    SplitMix64 rng(0x5eed);
-    for (auto& w : weight_) w = rng.next();
-    counts_.assign(g_, 0);  // state 0: the empty prefix
-    hash_.push_back(0);
-    next_.assign(g_, -1);
-    verdicts_.assign(g_, -1);
-    slots_[slot_of(0)] = 0;
-  }
-
-  int next(int state, std::size_t group) {
-    const std::size_t at = static_cast<std::size_t>(state) * g_ + group;
-    if (next_[at] < 0) {
-      const int id = find_or_add(state, group);  // grows next_: index it again afterwards
-      next_[at] = id;
-    }
-    return next_[at];
-  }
-  const int* counts(int state) const { return &counts_[static_cast<std::size_t>(state) * g_]; }
-  // -1 unknown, 0 pass, 1 fail, 2 too close to call from the state (judge each prefix).
-  signed char& verdict(int state, std::size_t group) {
-    return verdicts_[static_cast<std::size_t>(state) * g_ + group];
-  }
-  std::size_t size() const { return hash_.size(); }
-
- private:
-  std::size_t slot_of(std::uint64_t hash) const {
-    return static_cast<std::size_t>((hash * 0x9E3779B97F4A7C15ULL) >> 32) & (slots_.size() - 1);
-  }
-
-  // The state of `parent`'s counts with one more of `group`.
-  int find_or_add(int parent, std::size_t group) {
-    const std::uint64_t hash = hash_[static_cast<std::size_t>(parent)] + weight_[group];
-    const int* base = counts(parent);
-    const auto is_child = [&](int id) {
-      const int* n = counts(id);
-      for (std::size_t b = 0; b < g_; ++b) {
-        if (n[b] != base[b] + (b == group)) return false;
-      }
-      return true;
-    };
-    std::size_t slot = slot_of(hash);
-    for (; slots_[slot] >= 0; slot = (slot + 1) & (slots_.size() - 1)) {
-      const int id = slots_[slot];
-      if (hash_[static_cast<std::size_t>(id)] == hash && is_child(id)) return id;
-    }
-    const int id = static_cast<int>(size());
-    const std::size_t from = static_cast<std::size_t>(parent) * g_, to = counts_.size();
-    counts_.resize(to + g_);  // may move counts_: `base` is stale from here
-    std::copy_n(counts_.begin() + static_cast<std::ptrdiff_t>(from), g_,
-                counts_.begin() + static_cast<std::ptrdiff_t>(to));
-    ++counts_[to + group];
-    hash_.push_back(hash);
-    next_.resize(next_.size() + g_, -1);
-    verdicts_.resize(verdicts_.size() + g_, -1);
-    slots_[slot] = id;
-    if (2 * size() > slots_.size()) rehash();
-    return id;
-  }
-
-  void rehash() {
-    slots_.assign(2 * slots_.size(), -1);
-    for (std::size_t id = 0; id < size(); ++id) {
-      std::size_t slot = slot_of(hash_[id]);
-      while (slots_[slot] >= 0) slot = (slot + 1) & (slots_.size() - 1);
-      slots_[slot] = static_cast<int>(id);
-    }
-  }
-
-  std::size_t g_;
-  std::vector<std::uint64_t> weight_;  // per group: a state's hash is Σ counts · weights
-  std::vector<int> slots_;             // open addressing: state ids, -1 empty; power of 2
-  std::vector<std::uint64_t> hash_;    // per state
-  std::vector<int> counts_, next_;
-  std::vector<signed char> verdicts_;
-};
-
-}  // namespace
 
 // Judges one prefix after another, each the parent's extension by one token.
 class PrefixJudge::Impl {
@@ -325,7 +35,7 @@ class PrefixJudge::Impl {
     if (memo_ && graph && graph->depth >= max_depth && graph->groups == p.representatives.size() &&
         graph->n_v == p.n_v) {
       graph_ = graph;
-      graph_verdicts_.assign(graph->size() * graph->groups, -1);
+      states_.emplace(*graph);
       has_paths_ = graph->extra_path.size() == p.extra_strings.size();
     } else {
       states_.emplace(p.representatives.size());
@@ -343,10 +53,10 @@ class PrefixJudge::Impl {
       std::size_t d = 0;
       for (; d < s.size(); ++d) {
         const auto group = static_cast<std::size_t>(p_.group_of[s[d]]);
-        state = next_state(state, group);
-        const signed char known = verdict_of(state, group);
-        if (known == 1) return false;
-        if (known != 0) break;  // not judged yet, or too close to call from the state
+        state = states_->next(state, group);
+        const Verdict known = states_->verdict(state, group);
+        if (known == Verdict::kFail) return false;
+        if (known != Verdict::kPass) break;  // not judged yet, or too close to call
       }
       if (d == s.size()) return true;
     }
@@ -369,11 +79,13 @@ class PrefixJudge::Impl {
   bool extra_string_passes(std::size_t i) {
     if (every_tested_slot_passes()) return true;
     if (has_paths_) {
-      if (path_verdicts_.empty()) path_verdicts_.assign(graph_->path_begin.size() - 1, -1);
+      if (path_verdicts_.empty()) {
+        path_verdicts_.assign(graph_->path_begin.size() - 1, Verdict::kUnknown);
+      }
       const auto path = static_cast<std::size_t>(graph_->extra_path[i]);
-      signed char& known = path_verdicts_[path];
-      if (known < 0) known = path_verdict(path);
-      if (known != 2) return known == 0;
+      Verdict& known = path_verdicts_[path];
+      if (known == Verdict::kUnknown) known = path_verdict(path);
+      if (known != Verdict::kTooClose) return known == Verdict::kPass;
     }
     return string_passes(p_.extra_strings[i]);
   }
@@ -388,15 +100,17 @@ class PrefixJudge::Impl {
     expected().advance(prefix);
     if (state_at_.empty()) state_at_.assign(static_cast<std::size_t>(max_depth_) + 1, 0);
     const auto group = static_cast<std::size_t>(p_.group_of[prefix.back()]);
-    const int state = next_state(state_at_[d - 1], group);
+    const int state = states_->next(state_at_[d - 1], group);
     state_at_[d] = state;
-    signed char& known = verdict_of(state, group);
-    if (memo_ && (known == 0 || known == 1)) return known == 0;
+    Verdict& known = states_->verdict(state, group);
+    if (memo_ && (known == Verdict::kPass || known == Verdict::kFail)) {
+      return known == Verdict::kPass;
+    }
 
-    fast_->row(counts_of(state), group, out_);
+    fast_->row(states_->counts(state), group, out_);
     expected().evaluate(prefix, want_);
     Verdict verdict = judge(fast_->margin());
-    if (memo_) known = verdict == Verdict::kPass ? 0 : verdict == Verdict::kFail ? 1 : 2;
+    if (memo_) known = verdict;
     if (verdict == Verdict::kTooClose) {
       exact_rows().exact(prefix, out_);
       verdict = judge(0.0);
@@ -439,36 +153,23 @@ class PrefixJudge::Impl {
     return *expected_;
   }
 
-  // The count states: the problem's (graph_, with verdicts of this head beside) or this
-  // judge's own (states_).
-  int next_state(int state, std::size_t group) {
-    return graph_ ? graph_->next[static_cast<std::size_t>(state) * graph_->groups + group]
-                  : states_->next(state, group);
-  }
-  const int* counts_of(int state) const {
-    return graph_ ? graph_->counts_of(state) : states_->counts(state);
-  }
-  signed char& verdict_of(int state, std::size_t group) {
-    return graph_ ? graph_verdicts_[static_cast<std::size_t>(state) * graph_->groups + group]
-                  : states_->verdict(state, group);
-  }
-  std::size_t state_count() const { return graph_ ? graph_->size() : states_->size(); }
-
   Verdict state_verdict(int state, std::size_t group);
-  // As StateTable::verdict: 0 every slot of the path passes, 1 one fails, 2 none fails but
-  // one is too close to call from its state (the string is then judged prefix by prefix).
-  signed char path_verdict(std::size_t path);
+  // kPass when every slot of the path passes, kFail when one fails, kTooClose when none
+  // fails but one is too close to call from its state (the string is then judged prefix by
+  // prefix).
+  Verdict path_verdict(std::size_t path);
 
   int max_depth_;
   std::optional<PrefixHead> rows_;
   std::optional<PrefixExpected> expected_;
-  signed char every_tested_slot_passes_ = -1;  // -1 not known yet, else 0 or 1
+  std::optional<bool> every_tested_slot_passes_;  // found on first use
   bool tested_slot_fails_ = false;  // every_tested_slot_passes stopped at a clear failure
+  // The problem's graph when it reaches deep enough: its states are then states_, and it
+  // gives the expected rows and the extra strings' paths too.
   const CountStateGraph* graph_ = nullptr;
-  std::vector<signed char> graph_verdicts_;  // as StateTable::verdict, per graph_ state
-  bool has_paths_ = false;                   // graph_ has the extra strings' paths
-  std::vector<signed char> path_verdicts_;   // per graph_ path, made on first use
-  std::optional<StateTable> states_;
+  bool has_paths_ = false;              // graph_ has the extra strings' paths
+  std::vector<Verdict> path_verdicts_;  // per graph_ path, made on first use
+  std::optional<StateVerdicts> states_;
 
   // The state of the prefix of each length on the current path (made on first use).
   std::vector<int> state_at_;
@@ -483,9 +184,9 @@ class PrefixJudge::Impl {
 // W_P and positions in `expected`, every such prefix has the same fast row and expected row
 // (the problem's, or evaluated on one such prefix).
 Verdict PrefixJudge::Impl::state_verdict(int state, std::size_t group) {
-  signed char& known = verdict_of(state, group);
-  if (known < 0) {
-    const int* n = counts_of(state);
+  Verdict& known = states_->verdict(state, group);
+  if (known == Verdict::kUnknown) {
+    const int* n = states_->counts(state);
     fast_->row(n, group, out_);
     if (graph_) {
       std::copy_n(graph_->expected_row(state, group), p_.n_v, want_);
@@ -493,15 +194,14 @@ Verdict PrefixJudge::Impl::state_verdict(int state, std::size_t group) {
       // Cannot fault: `expected` was checked on the tested set at load.
       (void)expected_at_state(p_, n, group, canonical_, class_counts_, want_);
     }
-    const Verdict verdict = judge(fast_->margin());
-    known = verdict == Verdict::kPass ? 0 : verdict == Verdict::kFail ? 1 : 2;
+    known = judge(fast_->margin());
   }
-  return known == 0 ? Verdict::kPass : known == 1 ? Verdict::kFail : Verdict::kTooClose;
+  return known;
 }
 
 bool PrefixJudge::Impl::every_tested_slot_passes() {
-  if (every_tested_slot_passes_ < 0) {
-    every_tested_slot_passes_ = 0;
+  if (!every_tested_slot_passes_) {
+    every_tested_slot_passes_ = false;
     // Only with the graph made for this problem's tested strings (a test may change a copy's).
     if (!graph_ || graph_->exhaustive_length != p_.strings.exhaustive_length ||
         graph_->extra_path.size() != p_.extra_strings.size()) {
@@ -530,23 +230,19 @@ bool PrefixJudge::Impl::every_tested_slot_passes() {
     for (const int slot : graph_->extra_only_slots) {
       if (!passes(static_cast<std::size_t>(slot))) return false;
     }
-    every_tested_slot_passes_ = 1;
+    every_tested_slot_passes_ = true;
   }
-  return every_tested_slot_passes_ == 1;
+  return *every_tested_slot_passes_;
 }
 
-signed char PrefixJudge::Impl::path_verdict(std::size_t path) {
+Verdict PrefixJudge::Impl::path_verdict(std::size_t path) {
   const std::size_t g = graph_->groups;
-  signed char verdict = 0;
+  Verdict verdict = Verdict::kPass;
   for (std::size_t k = graph_->path_begin[path]; k < graph_->path_begin[path + 1]; ++k) {
     const auto slot = static_cast<std::size_t>(graph_->path_slots[k]);
-    signed char known = graph_verdicts_[slot];
-    if (known < 0) {
-      (void)state_verdict(static_cast<int>(slot / g), slot % g);
-      known = graph_verdicts_[slot];
-    }
-    if (known == 1) return 1;
-    verdict = std::max(verdict, known);
+    const Verdict known = state_verdict(static_cast<int>(slot / g), slot % g);
+    if (known == Verdict::kFail) return Verdict::kFail;
+    if (known == Verdict::kTooClose) verdict = Verdict::kTooClose;
   }
   return verdict;
 }
@@ -566,18 +262,18 @@ std::optional<std::uint64_t> PrefixJudge::Impl::count_failures(int E, FailureCol
   // no state: its whole subtree fails.
   std::vector<int> listed{0};  // the empty prefix
   std::vector<std::size_t> level{0, 1};
-  listed.reserve(state_count());
+  listed.reserve(states_->size());
   level.reserve(static_cast<std::size_t>(E) + 2);
-  std::vector<std::size_t> row(state_count(), kNone);  // state -> its row in `passing`
+  std::vector<std::size_t> row(states_->size(), kNone);  // state -> its row in `passing`
   row[0] = 0;
   for (int d = 0; d < E; ++d) {
     for (std::size_t i = level[d]; i < level[d + 1]; ++i) {
       for (std::size_t a = 0; a < g; ++a) {
-        const int c = next_state(listed[i], a);
+        const int c = states_->next(listed[i], a);
         const Verdict verdict = state_verdict(c, a);
         if (verdict == Verdict::kTooClose) return std::nullopt;  // judge each prefix instead
         if (verdict == Verdict::kFail) continue;
-        if (static_cast<std::size_t>(c) >= row.size()) row.resize(state_count(), kNone);
+        if (static_cast<std::size_t>(c) >= row.size()) row.resize(states_->size(), kNone);
         if (row[c] == kNone) {
           row[c] = listed.size();
           listed.push_back(c);
@@ -596,7 +292,7 @@ std::optional<std::uint64_t> PrefixJudge::Impl::count_failures(int E, FailureCol
       std::uint64_t* mine = passing_of(listed[i]);
       mine[0] = 1;
       for (std::size_t a = 0; a < g && d < E; ++a) {
-        const int c = next_state(listed[i], a);
+        const int c = states_->next(listed[i], a);
         if (state_verdict(c, a) != Verdict::kPass) continue;
         const std::uint64_t* child = passing_of(c);
         for (int r = 1; r <= E - d; ++r) mine[r] += child[r - 1];
@@ -616,7 +312,7 @@ std::optional<std::uint64_t> PrefixJudge::Impl::count_failures(int E, FailureCol
       bool fails = failed_above;
       int c = -1;
       if (!fails) {
-        c = next_state(state, a);
+        c = states_->next(state, a);
         fails = state_verdict(c, a) == Verdict::kFail;
         if (!fails && passing_of(c)[r] == strings_of[r]) continue;  // nothing fails below
       }

@@ -14,7 +14,7 @@
 #include <span>
 
 #include "headgrader/problem.h"
-#include "prefix_walk.h"
+#include "failure_collector.h"
 
 namespace headgrader {
 

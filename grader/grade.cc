@@ -10,6 +10,8 @@
 
 #include "headgrader/grade_cancel.h"
 #include "exhaustive.h"
+#include "failure_collector.h"
+#include "prefix_expected.h"
 #include "prefix_walk.h"
 
 namespace headgrader {

@@ -14,6 +14,7 @@
 #include "count_states.h"
 #include "json_input.h"
 #include "message_text.h"
+#include "prefix_expected.h"
 #include "prefix_walk.h"
 #include "problem_fields.h"
 

@@ -12,6 +12,7 @@
 #include <variant>
 
 #include "../grader/count_states.h"
+#include "../grader/prefix_walk.h"
 #include "headgrader/grade.h"
 #include "headgrader/report.h"
 #include "test_support.h"

@@ -1,4 +1,4 @@
-#include "prefix_walk.h"
+#include "failure_collector.h"
 
 #include <algorithm>
 

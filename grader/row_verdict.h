@@ -1,0 +1,40 @@
+// One row of the head's output against `expected`'s row at the same position: it passes when
+// every component is within the problem's tolerance (API.md §2). The fast paths of grading
+// sum in another order than run_head, so they judge with a margin: a row within it of the
+// tolerance is too close to call, and is computed again exactly.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+
+namespace headgrader {
+
+// kUnknown: not judged yet (an empty slot of a memo, never a judge's answer).
+enum class Verdict : signed char { kUnknown = -1, kPass, kFail, kTooClose };
+
+// |out − expected| against the tolerance, component by component: kFail as soon as one is
+// over tolerance + margin (NaN fails too), kTooClose when one is within `margin` of the
+// tolerance and none fails.
+inline Verdict judge(const double* out, const double* expected, std::size_t n_v,
+                     double tolerance, double margin) {
+  Verdict verdict = Verdict::kPass;
+  for (std::size_t c = 0; c < n_v; ++c) {
+    const double error = std::fabs(out[c] - expected[c]);
+    if (!(error <= tolerance + margin)) return Verdict::kFail;
+    if (error > tolerance - margin) verdict = Verdict::kTooClose;
+  }
+  return verdict;
+}
+
+// max |out − expected| over the row's components (NaN when one is NaN): what a margin reports.
+inline double row_error(const double* out, const double* expected, std::size_t n_v) {
+  double worst = 0;
+  for (std::size_t c = 0; c < n_v; ++c) {
+    const double error = std::fabs(out[c] - expected[c]);
+    worst = std::isnan(error) || std::isnan(worst) ? NAN : std::max(worst, error);
+  }
+  return worst;
+}
+
+}  // namespace headgrader

@@ -1,0 +1,34 @@
+#include "state_verdicts.h"
+
+#include <cassert>
+
+namespace headgrader {
+
+StateVerdicts::StateVerdicts(const CountStateGraph& graph)
+    : g_(graph.groups),
+      next_(graph.next.data()),
+      counts_(graph.counts.data()),
+      size_(graph.size()),
+      verdicts_(graph.size() * graph.groups, Verdict::kUnknown) {}
+
+StateVerdicts::StateVerdicts(std::size_t groups)
+    : g_(groups),
+      table_(std::make_unique<StateTable>(groups)),
+      next_(table_->next_data()),
+      counts_(table_->counts_data()),
+      size_(table_->size()),
+      verdicts_(table_->size() * groups, Verdict::kUnknown) {}
+
+int StateVerdicts::add(int state, std::size_t group) {
+  // Over a graph every transition up to its depth is known: a -1 there is past the depth
+  // the judge was made for (PrefixJudge checks graph.depth ≥ max_depth).
+  assert(table_ != nullptr);
+  const int id = table_->add(state, group);
+  next_ = table_->next_data();
+  counts_ = table_->counts_data();
+  size_ = table_->size();
+  verdicts_.resize(size_ * g_, Verdict::kUnknown);
+  return id;
+}
+
+}  // namespace headgrader
