@@ -1,0 +1,20 @@
+#include "mistake_trials.h"
+
+#include "count_states.h"
+
+namespace headgrader {
+namespace {
+
+// The cost of grading one changed copy, in the budget's units (limits.h).
+std::uint64_t trial_cost(const Problem& p) {
+  const CountStateGraph* g = p.count_states.get();
+  const bool over_states = g && p.head.causal && !p.head.W_P && !p.expected->reads_positions() &&
+                           g->depth >= p.strings.max_length;
+  return over_states ? static_cast<std::uint64_t>(g->size() * g->groups) : p.tested_total();
+}
+
+}  // namespace
+
+Trials::Trials(const Problem& p, const HeadWeights& w) : p(p), w(w), cost_(trial_cost(p)) {}
+
+}  // namespace headgrader
