@@ -1,16 +1,11 @@
 #include "session.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
 #include <cstdint>
-#include <limits>
 #include <utility>
 
-#include <sys/socket.h>
-
 #include "headgrader/limits.h"
-#include "headgrader/grade_cancel.h"
 #include "request_framing.h"
 
 namespace headgrader::server {
@@ -18,8 +13,6 @@ namespace {
 
 // Enough for a whole small request in one read; bigger ones continue in the parser.
 constexpr std::size_t kFirstReadBytes = 4096;
-// The first byte of a TLS connection: a handshake record (RFC 8446 §5.1, content type 22).
-constexpr unsigned char kTlsHandshakeRecord = 0x16;
 
 bool is_http_parse_error(const beast::error_code& ec) {
   return ec.category() == http::make_error_code(http::error::bad_method).category();
@@ -127,70 +120,6 @@ void Session::shutdown() {
 void Session::start() {
   if (tls_) return do_await_hello();
   do_wait();
-}
-
-// --- HTTPS: the handshake ---------------------------------------------------------------------
-
-// The hello and the handshake are under the read timeout, as a first request is: a client
-// that never completes it is closed, and counts toward the connection caps meanwhile.
-void Session::do_await_hello() {
-  idle_ = true;  // shutdown() closes it as it closes a connection waiting for a request
-  set_deadline(std::chrono::steady_clock::now() + timeouts_.read);
-  socket_.async_wait(tcp::socket::wait_read,
-                     beast::bind_front_handler(&Session::on_hello, shared_from_this()));
-}
-
-void Session::on_hello(beast::error_code ec) {
-  if (ec || shutting_down_) {
-    idle_ = false;
-    return do_close();
-  }
-  unsigned char first = 0;
-  const ssize_t n = ::recv(socket_.native_handle(), &first, 1, MSG_PEEK | MSG_DONTWAIT);
-  if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
-    return socket_.async_wait(tcp::socket::wait_read,
-                              beast::bind_front_handler(&Session::on_hello, shared_from_this()));
-  }
-  if (n <= 0) {  // closed or reset before a byte
-    idle_ = false;
-    return do_close();
-  }
-  if (first != kTlsHandshakeRecord) {
-    // Plain HTTP (an http:// URL for an https:// server): told so in plain HTTP, and closed.
-    idle_ = false;
-    tls_.reset();
-    pending_ = {std::chrono::steady_clock::now(), std::chrono::system_clock::now(), "", "", "",
-                std::nullopt};
-    const Error error{error_code::kBadRequest,
-                      "this port speaks HTTPS: a connection must begin with a TLS handshake, "
-                      "and this one began with plain bytes; use an https:// URL",
-                      ""};
-    return do_write(error_response(error, 11, false), /*linger=*/true);
-  }
-  tls_->async_handshake(net::ssl::stream_base::server,
-                        beast::bind_front_handler(&Session::on_handshake, shared_from_this()));
-}
-
-void Session::on_handshake(beast::error_code ec) {
-  idle_ = false;
-  // Not TLS after all, no common version or cipher, the deadline, or shutdown().
-  if (ec) return do_close();
-  after_handshake();
-}
-
-void Session::after_handshake() {
-  if (!rejection_) return do_wait();
-  const Error error = std::move(*rejection_);
-  rejection_.reset();
-  do_write(error_response(error, 11, false), /*linger=*/true);
-}
-
-void Session::send_close_notify() {
-  if (!tls_) return;
-  // The socket is non-blocking: the alert goes if the socket takes it now, and the wait for
-  // the client's own close_notify ends at once (would_block), which is all that is wanted.
-  beast::error_code ignored;
-  tls_->shutdown(ignored);
 }
 
 // Step 1: wait for the first byte of the next request, as long as an idle client may.
@@ -334,88 +263,6 @@ void Session::answer() {
   });
 }
 
-void Session::route_here() {
-  Routed routed = router_.route_deferring(parser_->get());
-  if (!routed.rest) return write_answer(std::move(routed));
-  // Long work, or a large answer: off the io threads, when there are threads for it.
-  if (long_gradings_ == nullptr) return write_answer(routed.rest(parser_->get()));
-  // Its answer counts against the unsent-answer budget while it is built, from when the
-  // budget admits it (answer_budget.h), so that one address cannot have many built at once.
-  const std::size_t reserved =
-      static_cast<std::size_t>(std::min<std::uint64_t>(
-          routed.rest_answer_numbers,
-          std::numeric_limits<std::size_t>::max() / kReservedBytesPerNumber)) *
-      kReservedBytesPerNumber;
-  connections_->answers().when_room(
-      address_, reserved,
-      [self = shared_from_this(), rest = std::move(routed.rest), reserved]() mutable {
-        net::dispatch(self->socket_.get_executor(),
-                      [self, rest = std::move(rest), reserved]() mutable {
-                        if (self->closed_) {
-                          self->connections_->answers().release(self->address_, reserved);
-                          return;
-                        }
-                        self->route_long(std::move(rest), reserved);
-                      });
-      });
-}
-
-void Session::route_long(std::function<Routed(const Request&)> work, std::size_t reserved) {
-  // No deadline while it runs: the client waits for the answer, and SIGTERM's grace
-  // period bounds the wait when the server stops.
-  set_deadline(std::chrono::steady_clock::time_point::max());
-  abandoned_.store(false);
-  const bool queued = long_gradings_->post(address_, [self = shared_from_this(),
-                                                      work = std::move(work), reserved] {
-    // The strand runs nothing of this session but watch_client() until the answer is back.
-    Routed routed;
-    if (!self->abandoned_.load() && !self->client_gone()) {
-      const GradeCancelScope scope(self->abandoned_);
-      routed = work(self->parser_->get());
-    }
-    net::dispatch(self->socket_.get_executor(), [self, routed = std::move(routed),
-                                                 reserved]() mutable {
-      if (reserved > 0) self->connections_->answers().release(self->address_, reserved);
-      beast::error_code ignored;
-      self->socket_.cancel(ignored);  // watch_client()'s wait
-      // Nobody would read the answer (or it was cut short): the connection and body go.
-      if (self->abandoned_.load() || self->client_gone()) return self->do_close();
-      self->write_answer(std::move(routed));
-    });
-  });
-  if (queued) return watch_client();
-  if (reserved > 0) connections_->answers().release(address_, reserved);
-  const std::size_t per_address = long_gradings_->max_per_address();
-  Response response = error_response(
-      {error_code::kRateLimited,
-       "this request takes long (a long grading, a large answer, a regrade or a problem file "
-       "to load), and the server already has its maximum of such work queued or running (" +
-           std::to_string(long_gradings_->max_total()) + " in all, " +
-           std::to_string(per_address) + " per client address); try again in a few seconds",
-       ""},
-      parser_->get().version(), parser_->get().keep_alive());
-  response.set(http::field::retry_after, std::to_string(limits::kLongGradingRetryAfter.count()));
-  write_answer({std::move(response), "", std::nullopt});
-}
-
-// While a long grading is queued or runs: a client that hangs up has it dropped or cut short.
-void Session::watch_client() {
-  socket_.async_wait(tcp::socket::wait_read, [self = shared_from_this()](beast::error_code ec) {
-    if (ec) return;  // cancelled: the answer is back
-    // Readable: the client closed (or reset), or sent its next request early; only the
-    // first ends the grading. The next request stays buffered in the socket for do_wait.
-    if (self->client_gone()) self->abandoned_.store(true);
-  });
-}
-
-bool Session::client_gone() const {
-  char byte = 0;
-  const ssize_t n = ::recv(const_cast<tcp::socket&>(socket_).native_handle(), &byte, 1,
-                           MSG_PEEK | MSG_DONTWAIT);
-  if (n == 0) return true;  // end of stream: the client has closed its side
-  return n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR;
-}
-
 void Session::write_answer(Routed routed) {
   pending_.problem = std::move(routed.problem);
   pending_.passed = routed.passed;
@@ -549,33 +396,6 @@ void Session::do_close() {
   socket_.shutdown(tcp::socket::shutdown_send, ignored);
   socket_.close(ignored);
   watchdog_.cancel();  // its wait holds the session alive
-}
-
-// --- Deadlines ----------------------------------------------------------------------------------
-
-void Session::set_deadline(std::chrono::steady_clock::time_point deadline) {
-  if (closed_) return;  // a new wait would keep a closed session alive until it fires
-  expiry_ = deadline;
-  // Later than the timer: on_watchdog will find it. Earlier: the timer must move.
-  if (deadline < armed_at_) arm_watchdog(deadline);
-}
-
-void Session::arm_watchdog(std::chrono::steady_clock::time_point at) {
-  armed_at_ = at;
-  watchdog_.expires_at(at);  // cancels a wait already pending: its handler sees aborted
-  watchdog_.async_wait(beast::bind_front_handler(&Session::on_watchdog, shared_from_this()));
-}
-
-void Session::on_watchdog(beast::error_code ec) {
-  if (ec == net::error::operation_aborted || closed_) return;  // moved, or closing
-  armed_at_ = std::chrono::steady_clock::time_point::max();
-  const auto now = std::chrono::steady_clock::now();
-  if (now < expiry_) {
-    // Not before the next step's deadline can be either, so that step need not move it.
-    return arm_watchdog(std::min(expiry_, now + shortest_timeout_));
-  }
-  // Late: the pending read or write completes with operation_aborted and the session closes.
-  do_close();
 }
 
 void Session::log_answer() const {
