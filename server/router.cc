@@ -2,23 +2,16 @@
 
 #include <algorithm>
 #include <cctype>
-#include <chrono>
-#include <exception>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <utility>
 
 #include "headgrader/check_steps.h"
-#include "headgrader/grade.h"
-#include "headgrader/grade_request.h"
-#include "headgrader/grading_cost.h"
-#include "headgrader/limits.h"
-#include "headgrader/submission.h"
+#include "answer_guard.h"
 #include "lti_service.h"
 #include "openapi_document.h"
 #include "route_table.h"
-#include "secrets.h"
 #include "staff_routes.h"
 #include "static_files.h"
 
@@ -78,20 +71,6 @@ std::string_view trim(std::string_view text) {
   while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
   while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
   return text;
-}
-
-// The one place where anything thrown (an allocation failure, a bug) becomes an answer: for
-// a request routed here, and for the rest of a grading run later (Routed::rest).
-template <class Work>
-Routed guarded(const Request& request, Work&& work) {
-  try {
-    return work();
-  } catch (const std::exception&) {
-    return {
-        error_answer(request, {error_code::kInternalError,
-                               "the server failed to answer this request; please report it", ""}),
-        "", std::nullopt};
-  }
 }
 
 // A route whose work may take seconds: a regrade grades every student's latest submission,
@@ -281,175 +260,6 @@ Routed Router::route_unguarded(const Request& request) const {
     default:
       return answer_grade(snapshot, *entry, who, request);
   }
-}
-
-// What a grading needs once its request has been checked, kept for Router::finish_grade
-// when that runs later, off the io threads (Routed::rest).
-struct Router::GradeJob {
-  std::shared_ptr<const CatalogSnapshot> snapshot;  // keeps `entry` alive
-  const CatalogSnapshot::Entry* entry = nullptr;
-  Principal who;
-  Submission submission;
-  GraderIdentity identity;
-  std::optional<std::string> student;
-  std::optional<store::IdempotencyTag> tag;
-  store::TimeMs now = 0;
-};
-
-Routed Router::answer_grade(const std::shared_ptr<const CatalogSnapshot>& snapshot,
-                            const CatalogSnapshot::Entry& entry, const Principal& who,
-                            const Request& request) const {
-  const Problem& problem = *entry.problem;
-  if (std::optional<Error> refused = unless_json_body(request)) {
-    return {error_answer(request, *refused), problem.id, std::nullopt};
-  }
-  Result<Submission> submission = parse_submission(problem, request.body());
-  if (!submission) return {error_answer(request, submission.error()), problem.id, std::nullopt};
-
-  auto job = std::make_shared<GradeJob>();
-  job->snapshot = snapshot;
-  job->entry = &entry;
-  job->who = who;
-  job->submission = std::move(*submission);
-  const RecordSettings& records = service_.records;
-  if (records.store != nullptr) {
-    // Who the record names: the key's name, and the student of the body or of the launch (§11).
-    job->student = job->submission.student;
-    if (who.kind == Principal::Kind::kKey) {
-      job->identity.key_name = who.key_name;
-      job->identity.lms = who.role == Role::kLms;
-      job->identity.idempotency_scope = who.key_name;
-    } else if (who.kind == Principal::Kind::kStudent) {
-      job->student = who.student.student;
-      job->identity.idempotency_scope = "student:" + who.student.student;
-    }
-    job->now = records.now();
-    if (std::optional<Response> refused = check_before_grading(
-            problem.id, request, job->student, job->identity, job->tag, job->now)) {
-      return {std::move(*refused), problem.id, std::nullopt};
-    }
-  }
-  // A grading string by string over many strings, or one whose answer is large (max_failures
-  // and n_q are the submission's), takes more than milliseconds: the server runs it off the
-  // threads that read and write.
-  if (const std::uint64_t numbers = answer_cost(problem, job->submission);
-      grading_cost(problem) > limits::kLongGradingCost || numbers > limits::kLongAnswerNumbers) {
-    Routed routed{Response{}, problem.id, std::nullopt};
-    routed.rest = [this, job](const Request& same) {
-      return guarded(same, [&] { return finish_grade(*job, same); });
-    };
-    routed.rest_answer_numbers = numbers;
-    return routed;
-  }
-  return finish_grade(*job, request);
-}
-
-Routed Router::finish_grade(GradeJob& job, const Request& request) const {
-  const CatalogSnapshot::Entry& entry = *job.entry;
-  const Problem& problem = *entry.problem;
-  const Principal& who = job.who;
-  const RecordSettings& records = service_.records;
-  if (records.store == nullptr) {  // --store none: Part 1 exactly
-    Graded graded = grade_submission(problem, job.submission);
-    // Without a store a launched student's score waits in memory (lost if the server stops).
-    if (who.kind == Principal::Kind::kStudent && service_.lti != nullptr) {
-      service_.lti->graded(who.student, graded.report.score, "",
-                           std::chrono::system_clock::now());
-    }
-    return {json_answer(request, http::status::ok, std::move(graded.answer)), problem.id,
-            graded.report.passed};
-  }
-
-  const store::TimeMs now = job.now;
-  const Graded graded = grade_submission(problem, job.submission);
-  const GradeReport& report = graded.report;
-  auto pending = std::make_shared<PendingGrade>();
-  pending->record = record_of(problem, entry.sha256, graded, std::string(request.body()), now);
-  store::SubmissionRecord& record = pending->record;
-  record.student = std::move(job.student);
-  record.key = job.identity.key_name;
-  // A launched student's grading names the launch's course and link, and its score goes to
-  // the LMS through the outbox, queued in the record's own transaction (API.md §11).
-  if (who.kind == Principal::Kind::kStudent && service_.lti != nullptr) {
-    Result<LtiService::LaunchOfGrading> of =
-        service_.lti->launch_of(who.student, report.score, now, problem.passback);
-    if (!of) {
-      return {error_answer(request, {error_code::kStoreUnavailable,
-                                     "the grading could not be kept, so it is not answered; try "
-                                     "again (the store said: " +
-                                         of.error().message + ")",
-                                     ""}),
-              problem.id, std::nullopt};
-    }
-    LtiService::LaunchOfGrading launch = std::move(*of);
-    record.lms_context = std::move(launch.context);
-    record.lms_resource_link = std::move(launch.resource_link);
-    pending->passback = std::move(launch.passback);
-    if (pending->passback) pending->recorded = [lti = service_.lti] { lti->score_queued(); };
-  }
-  if (job.tag) pending->body_sha256 = job.tag->body_sha256;
-  record.idempotency = std::move(job.tag);
-  pending->version = request.version();
-  pending->keep_alive = request.keep_alive();
-  return {Response{}, problem.id, report.passed, std::move(pending)};
-}
-
-std::optional<Response> Router::check_before_grading(std::string_view problem,
-                                                     const Request& request,
-                                                     const std::optional<std::string>& student,
-                                                     const GraderIdentity& identity,
-                                                     std::optional<store::IdempotencyTag>& tag,
-                                                     store::TimeMs now) const {
-  const RecordSettings& records = service_.records;
-  store::SubmissionStore& store = *records.store;
-  const auto unavailable = [&](const Error& error) {
-    return error_answer(request, {error_code::kStoreUnavailable,
-                                  "the record of gradings cannot be read, so nothing is graded; "
-                                  "try again (the store said: " +
-                                      error.message + ")",
-                                  ""});
-  };
-  if (const auto header = request.find("Idempotency-Key"); header != request.end()) {
-    if (std::optional<Error> bad = check_idempotency_key(header->value())) {
-      return error_answer(request, *bad);
-    }
-    tag = store::IdempotencyTag{identity.idempotency_scope, std::string(header->value()),
-                                sha256_hex(request.body())};
-    auto earlier = store.find_idempotent(tag->scope, tag->key);
-    if (!earlier) return unavailable(earlier.error());
-    if (earlier->has_value()) {
-      // The first answer again, byte for byte; or a conflict when the body differs.
-      PendingGrade replay;
-      replay.body_sha256 = tag->body_sha256;
-      replay.version = request.version();
-      replay.keep_alive = request.keep_alive();
-      return replay.finish(store::CommitOutcome{false, std::move(**earlier)});
-    }
-  }
-  if (!records.rate_limit) return std::nullopt;
-  const RateLimit& limit = *records.rate_limit;
-  const store::TimeMs since = now - limit.period.count() + 1;  // the window ends now
-  if (identity.lms && identity.key_name) {
-    const std::int64_t cap = limit.count * limits::kKeyRateMultiple;
-    auto used = store.gradings_since(
-        {store::RateScope::Kind::kKey, "", "", *identity.key_name}, since, cap);
-    if (!used) return unavailable(used.error());
-    if (used->count >= cap && used->cap_th_newest) {
-      return rate_limited_answer(limit, true, now, *used->cap_th_newest + limit.period.count(),
-                                 request.version(), request.keep_alive());
-    }
-  }
-  if (student) {
-    auto used = store.gradings_since({store::RateScope::Kind::kStudentProblem, *student,
-                                      std::string(problem), ""},
-                                     since, limit.count);
-    if (!used) return unavailable(used.error());
-    if (used->count >= limit.count && used->cap_th_newest) {
-      return rate_limited_answer(limit, false, now, *used->cap_th_newest + limit.period.count(),
-                                 request.version(), request.keep_alive());
-    }
-  }
-  return std::nullopt;
 }
 
 Routed Router::answer_check_steps(const CatalogSnapshot::Entry& entry,
