@@ -105,7 +105,6 @@ BENCHMARK(BM_BundledGrade)->DenseRange(0, 2)->Unit(benchmark::kMicrosecond);
 }  // namespace
 }  // namespace headgrader
 
-
 namespace headgrader {
 namespace {
 
@@ -132,9 +131,15 @@ void BM_GradeRequestPart(benchmark::State& state) {
   const auto report = grade(p, submission->weights, submission->max_failures);
   for (auto _ : state) {
     switch (state.range(0)) {
-      case 0: benchmark::DoNotOptimize(parse_submission(p, body)); break;
-      case 1: benchmark::DoNotOptimize(grade(p, submission->weights, 3).score); break;
-      default: benchmark::DoNotOptimize(report_json(p, report)); break;
+      case 0:
+        benchmark::DoNotOptimize(parse_submission(p, body));
+        break;
+      case 1:
+        benchmark::DoNotOptimize(grade(p, submission->weights, 3).score);
+        break;
+      default:
+        benchmark::DoNotOptimize(report_json(p, report));
+        break;
     }
   }
   static const char* kParts[] = {"parse", "grade", "render"};
@@ -158,9 +163,9 @@ void BM_FailingGradeRequest(benchmark::State& state) {
   std::size_t found = 0;
   for (auto _ : state) {
     auto submission = parse_submission(p, body);
-    const auto report =
-        diagnosed ? grade_with_diagnosis(p, submission->weights, submission->max_failures)
-                  : grade(p, submission->weights, submission->max_failures);
+    const auto report = diagnosed
+                            ? grade_with_diagnosis(p, submission->weights, submission->max_failures)
+                            : grade(p, submission->weights, submission->max_failures);
     found = report.diagnosis.size();
     benchmark::DoNotOptimize(report_json(p, report));
   }

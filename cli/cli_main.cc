@@ -7,15 +7,15 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
-#include <optional>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "headgrader/diagnosis.h"
-#include "headgrader/grade_request.h"
 #include "headgrader/grade.h"
+#include "headgrader/grade_request.h"
 #include "headgrader/problem.h"
 #include "headgrader/problem_warnings.h"
 #include "headgrader/report.h"
@@ -89,8 +89,9 @@ int validate(std::vector<std::string> paths) {
         std::cout << p->id << ": warning: " << w.field << ": " << w.message << "\n";
       }
       if (linted) {
-        std::cout << p->id << ": reference margin: "
-                  << headgrader::margin_text(linted->reference_margin) << "\n";
+        std::cout << p->id
+                  << ": reference margin: " << headgrader::margin_text(linted->reference_margin)
+                  << "\n";
       }
     }
   }
@@ -98,7 +99,8 @@ int validate(std::vector<std::string> paths) {
 }
 
 int grade(const std::vector<std::string>& args) {
-  std::string problem_id, problems_dir = headgrader::default_problems_dir().string(), submission_path;
+  std::string problem_id, problems_dir = headgrader::default_problems_dir().string(),
+                          submission_path;
   bool text = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--problem" && i + 1 < args.size()) {

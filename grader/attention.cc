@@ -19,7 +19,8 @@ using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::Ro
 // Row i of the result is W r_i, for each row r_i of R.
 RowMajor project_rows(const RowMajor& R, const Matrix& W) {
   RowMajor out(R.rows(), W.rows());
-  for (Eigen::Index i = 0; i < R.rows(); ++i) head_math::project(W, R.row(i).data(), out.row(i).data());
+  for (Eigen::Index i = 0; i < R.rows(); ++i)
+    head_math::project(W, R.row(i).data(), out.row(i).data());
   return out;
 }
 
@@ -75,15 +76,15 @@ AttentionTrace run_head(const HeadSpec& spec, const HeadWeights& weights,
   for (int i = 0; i < L; ++i) {
     const int last_visible = spec.causal ? i : L - 1;
     masked_softmax_row(masked.row(i).data(), L, last_visible, attention.row(i).data());
-    head_math::attend(attention.row(i).data(), last_visible, V.cols(),
-                      [&](int j) { return V.row(j).data(); }, output.row(i).data());
+    head_math::attend(
+        attention.row(i).data(), last_visible, V.cols(), [&](int j) { return V.row(j).data(); },
+        output.row(i).data());
   }
 
   return AttentionTrace{R, Q, K, V, scores, masked, attention, output};
 }
 
-Matrix head_output(const HeadSpec& spec, const HeadWeights& weights,
-                   std::span<const int> tokens) {
+Matrix head_output(const HeadSpec& spec, const HeadWeights& weights, std::span<const int> tokens) {
   const int L = static_cast<int>(tokens.size());
   const auto n_e = spec.W_E.rows(), n_q = weights.W_q.rows(), n_v = weights.W_V.rows();
   // Steps 1–2 as in run_head, row by row into flat buffers; then each output row from the
@@ -111,7 +112,8 @@ Matrix head_output(const HeadSpec& spec, const HeadWeights& weights,
       scores[j] = head_math::score(&Q[i * n_q], &K[j * n_q], n_q, spec.scale);
     }
     masked_softmax_row(scores, L, last_visible, attention);
-    head_math::attend(attention, last_visible, n_v, [&](int j) { return &V[j * n_v]; }, row);
+    head_math::attend(
+        attention, last_visible, n_v, [&](int j) { return &V[j * n_v]; }, row);
     for (Eigen::Index c = 0; c < n_v; ++c) output(i, c) = row[c];
   }
   return output;

@@ -16,8 +16,8 @@ namespace headgrader {
 struct CountStateGraph {
   std::size_t groups = 0;
   std::size_t n_v = 0;
-  int depth = 0;                 // every state of a prefix of length ≤ depth is here
-  std::vector<int> counts;       // [state * groups + b]; state 0 is the empty prefix
+  int depth = 0;            // every state of a prefix of length ≤ depth is here
+  std::vector<int> counts;  // [state * groups + b]; state 0 is the empty prefix
   // States are numbered by depth (their count of tokens). The exhaustive set (strings of
   // length 1..exhaustive_length) reaches exactly the states below exhaustive_states, each
   // with every group it counts as the last one.

@@ -216,8 +216,8 @@ bool PrefixJudge::Impl::every_tested_slot_passes() {
       const int state = static_cast<int>(slot / g);
       fast_->row(graph_->counts_of(state), slot % g, out_);
       note_error(graph_->expected_row(state, slot % g));
-      const Verdict verdict = headgrader::judge(out_, graph_->expected_row(state, slot % g),
-                                                p_.n_v, p_.tolerance, margin);
+      const Verdict verdict = headgrader::judge(out_, graph_->expected_row(state, slot % g), p_.n_v,
+                                                p_.tolerance, margin);
       tested_slot_fails_ = verdict == Verdict::kFail;
       return verdict == Verdict::kPass;
     };
@@ -341,7 +341,7 @@ bool PrefixJudge::some_tested_string_fails() {
   return !impl_->every_tested_slot_passes() && impl_->tested_slot_fails();
 }
 std::optional<std::uint64_t> PrefixJudge::count_exhaustive_failures(int E,
-                                                                  FailureCollector& failures) {
+                                                                    FailureCollector& failures) {
   return impl_->count_failures(E, failures);
 }
 

@@ -13,8 +13,8 @@
 #include <optional>
 #include <span>
 
-#include "headgrader/problem.h"
 #include "failure_collector.h"
+#include "headgrader/problem.h"
 
 namespace headgrader {
 

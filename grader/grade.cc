@@ -8,9 +8,9 @@
 #include <limits>
 #include <optional>
 
-#include "headgrader/grade_cancel.h"
 #include "exhaustive.h"
 #include "failure_collector.h"
+#include "headgrader/grade_cancel.h"
 #include "prefix_expected.h"
 #include "prefix_walk.h"
 
@@ -196,7 +196,8 @@ bool passes_every_tested_string(const Problem& problem, const HeadWeights& weigh
     return !failed;
   }
   walk_prefixes(problem.representatives, E, [&](std::span<const int> prefix) {
-    if (!failed) failed = !string_passes(problem, weights, TokenString(prefix.begin(), prefix.end()));
+    if (!failed)
+      failed = !string_passes(problem, weights, TokenString(prefix.begin(), prefix.end()));
     return !failed;
   });
   for (std::size_t i = 0; i < problem.extra_strings.size() && !failed; ++i) {

@@ -13,8 +13,6 @@ GradeCancelScope::GradeCancelScope(const std::atomic<bool>& cancelled) : previou
 
 GradeCancelScope::~GradeCancelScope() { current = previous_; }
 
-bool grading_cancelled() {
-  return current != nullptr && current->load(std::memory_order_relaxed);
-}
+bool grading_cancelled() { return current != nullptr && current->load(std::memory_order_relaxed); }
 
 }  // namespace headgrader

@@ -10,7 +10,9 @@ namespace {
 
 constexpr std::uint64_t kSaturated = std::numeric_limits<std::uint64_t>::max();
 
-std::uint64_t add(std::uint64_t a, std::uint64_t b) { return a > kSaturated - b ? kSaturated : a + b; }
+std::uint64_t add(std::uint64_t a, std::uint64_t b) {
+  return a > kSaturated - b ? kSaturated : a + b;
+}
 
 std::uint64_t mul(std::uint64_t a, std::uint64_t b) {
   return b != 0 && a > kSaturated / b ? kSaturated : a * b;
@@ -32,7 +34,8 @@ std::uint64_t grading_cost(const Problem& problem) {
   const std::uint64_t groups = problem.representatives.size();
   for (int length = 1; length <= problem.strings.exhaustive_length; ++length) {
     strings_of_length = mul(strings_of_length, groups);
-    rows = add(rows, mul(strings_of_length, string_cost(static_cast<std::uint64_t>(length), causal)));
+    rows =
+        add(rows, mul(strings_of_length, string_cost(static_cast<std::uint64_t>(length), causal)));
   }
   for (const TokenString& s : problem.extra_strings) {
     rows = add(rows, string_cost(s.size(), /*shares_prefix=*/false));
@@ -50,11 +53,9 @@ std::uint64_t answer_cost(const Problem& problem, const Submission& submission) 
   const std::uint64_t n_q = static_cast<std::uint64_t>(submission.weights.W_q.rows());
   const std::uint64_t rows = add(add(problem.n_e, mul(2, n_q)), add(mul(4, problem.n_v), 1));
   // ... and the failure's max_error.
-  const std::uint64_t per_failure =
-      add(add(mul(longest, rows), mul(3, mul(longest, longest))), 1);
-  const std::uint64_t failures =
-      std::min<std::uint64_t>(static_cast<std::uint64_t>(std::max(submission.max_failures, 0)),
-                              problem.tested_total());
+  const std::uint64_t per_failure = add(add(mul(longest, rows), mul(3, mul(longest, longest))), 1);
+  const std::uint64_t failures = std::min<std::uint64_t>(
+      static_cast<std::uint64_t>(std::max(submission.max_failures, 0)), problem.tested_total());
   return add(mul(failures, per_failure), examples);
 }
 

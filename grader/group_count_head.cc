@@ -38,8 +38,8 @@ GroupCountHead::GroupCountHead(const Problem& p, const HeadWeights& w)
   // Step 3: the scores of every pair of groups.
   for (std::size_t a = 0; a < g_; ++a) {
     for (std::size_t b = 0; b < g_; ++b) {
-      scores_[a * g_ + b] = head_math::score(&q[a * n_q], &k[b * n_q],
-                                             static_cast<Eigen::Index>(n_q), p.head.scale);
+      scores_[a * g_ + b] =
+          head_math::score(&q[a * n_q], &k[b * n_q], static_cast<Eigen::Index>(n_q), p.head.scale);
     }
   }
 }

@@ -28,10 +28,7 @@ std::string line_and_column(std::string_view text, std::size_t offset) {
 class CheckedParse : public nlohmann::json_sax<Json> {
  public:
   CheckedParse(Json& root, std::string_view text, std::size_t max_depth, std::string_view subject)
-      : root_(root),
-        text_(text),
-        max_depth_(max_depth),
-        subject_(subject) {}
+      : root_(root), text_(text), max_depth_(max_depth), subject_(subject) {}
 
   bool null() override { return put(nullptr); }
   bool boolean(bool b) override { return put(b); }
@@ -61,8 +58,8 @@ class CheckedParse : public nlohmann::json_sax<Json> {
       // The key is new in its object (just checked), so it is appended as is: the tree's
       // own insertion (ordered_json's operator[]) would scan every key before it, O(n²)
       // for an object of n keys (seconds for a 1 MiB body of short keys).
-      auto& members = static_cast<Json::object_t::Container&>(
-          open_.back()->get_ref<Json::object_t&>());
+      auto& members =
+          static_cast<Json::object_t::Container&>(open_.back()->get_ref<Json::object_t&>());
       members.emplace_back(key, nullptr);
       member_ = &members.back().second;
       return true;
@@ -276,7 +273,7 @@ class CheckedParse : public nlohmann::json_sax<Json> {
   std::vector<Json*> open_;  // the arrays and objects being read, innermost last
   Json* member_ = nullptr;   // the value of the key last read
   Json* value_ = nullptr;    // the value last placed
-  std::string_view text_;  // what is parsed
+  std::string_view text_;    // what is parsed
   std::size_t max_depth_;
   std::string subject_;
   // The root object's key last read (as decoded from the text); unset until the root is an

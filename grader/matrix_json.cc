@@ -9,19 +9,26 @@ namespace headgrader {
 
 std::string describe_json_type(const Json& value) {
   switch (value.type()) {
-    case Json::value_t::null: return "null";
-    case Json::value_t::boolean: return value.get<bool>() ? "true" : "false";
-    case Json::value_t::string: return "a string";
-    case Json::value_t::object: return "an object";
-    case Json::value_t::array: return "an array";
-    case Json::value_t::binary: return "binary data";
-    case Json::value_t::discarded: return "nothing";
-    default: return "a number";
+    case Json::value_t::null:
+      return "null";
+    case Json::value_t::boolean:
+      return value.get<bool>() ? "true" : "false";
+    case Json::value_t::string:
+      return "a string";
+    case Json::value_t::object:
+      return "an object";
+    case Json::value_t::array:
+      return "an array";
+    case Json::value_t::binary:
+      return "binary data";
+    case Json::value_t::discarded:
+      return "nothing";
+    default:
+      return "a number";
   }
 }
 
-Result<Matrix> parse_matrix(const Json& value, const std::string& name,
-                            std::size_t max_columns) {
+Result<Matrix> parse_matrix(const Json& value, const std::string& name, std::size_t max_columns) {
   const auto fail = [&](const char* code, std::string message) {
     return Error{code, std::move(message), name};
   };
@@ -34,10 +41,9 @@ Result<Matrix> parse_matrix(const Json& value, const std::string& name,
     return fail(error_code::kWrongShape, name + " must have at least one row; it is empty");
   }
   if (value.size() > limits::kMaxMatrixRows) {
-    return fail(error_code::kOutOfRange, name + " has " + std::to_string(value.size()) +
-                                             " rows; at most " +
-                                             std::to_string(limits::kMaxMatrixRows) +
-                                             " are allowed");
+    return fail(error_code::kOutOfRange,
+                name + " has " + std::to_string(value.size()) + " rows; at most " +
+                    std::to_string(limits::kMaxMatrixRows) + " are allowed");
   }
   const auto& first = value.front();
   const std::size_t columns = first.is_array() ? first.size() : 0;

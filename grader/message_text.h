@@ -3,8 +3,8 @@
 #pragma once
 
 #include <cstddef>
-#include <string>
 #include <span>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>

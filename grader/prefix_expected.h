@@ -15,11 +15,13 @@ namespace headgrader {
 class PrefixExpected {
  public:
   PrefixExpected(const Problem& problem, int max_depth)
-      : problem_(problem), classes_(problem.classes.names.size()),
+      : problem_(problem),
+        classes_(problem.classes.names.size()),
         member_(problem.alphabet_chars.size() * classes_),
         counts_((static_cast<std::size_t>(max_depth) + 1) * classes_, 0) {
     for (std::size_t t = 0; t < problem.alphabet_chars.size(); ++t) {
-      for (std::size_t c = 0; c < classes_; ++c) member_[t * classes_ + c] = problem.classes.members[c][t];
+      for (std::size_t c = 0; c < classes_; ++c)
+        member_[t * classes_ + c] = problem.classes.members[c][t];
     }
   }
 

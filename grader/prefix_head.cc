@@ -5,8 +5,13 @@
 namespace headgrader {
 
 PrefixHead::PrefixHead(const HeadSpec& spec, const HeadWeights& w, int max_depth)
-    : spec_(spec), w_(w), R_(max_depth, spec.W_E.rows()), Q_(max_depth, w.W_q.rows()),
-      K_(max_depth, w.W_k.rows()), V_(max_depth, w.W_V.rows()), scores_(max_depth),
+    : spec_(spec),
+      w_(w),
+      R_(max_depth, spec.W_E.rows()),
+      Q_(max_depth, w.W_q.rows()),
+      K_(max_depth, w.W_k.rows()),
+      V_(max_depth, w.W_V.rows()),
+      scores_(max_depth),
       attention_(max_depth) {}
 
 void PrefixHead::extend(std::span<const int> prefix, double* out) {
@@ -22,8 +27,8 @@ void PrefixHead::extend(std::span<const int> prefix, double* out) {
   }
   // Step 5: softmax of the row; step 6: the attention-weighted values.
   masked_softmax_row(scores_.data(), i + 1, i, attention_.data());
-  head_math::attend(attention_.data(), i, V_.cols(), [&](int j) { return V_.row(j).data(); },
-                    out);
+  head_math::attend(
+      attention_.data(), i, V_.cols(), [&](int j) { return V_.row(j).data(); }, out);
 }
 
 void PrefixHead::exact(std::span<const int> prefix, double* out) {

@@ -9,9 +9,9 @@
 #include <set>
 #include <sstream>
 
+#include "count_states.h"
 #include "headgrader/grade.h"
 #include "headgrader/limits.h"
-#include "count_states.h"
 #include "json_input.h"
 #include "message_text.h"
 #include "prefix_expected.h"
@@ -157,12 +157,11 @@ void check_expected_everywhere(const Problem& p, DefectList& defects) {
     // fault found that way is looked up again by the full walk, so that the message names
     // the same string it always does.
     PrefixExpected by_state(p, p.strings.exhaustive_length);
-    walk_prefixes(p.representatives, p.strings.exhaustive_length,
-                  [&](std::span<const int> prefix) {
-                    const auto d = prefix.size();
-                    const bool in_order = d < 2 || prefix[d - 2] <= prefix[d - 1];
-                    return check(by_state, prefix, prefix) && in_order;
-                  });
+    walk_prefixes(p.representatives, p.strings.exhaustive_length, [&](std::span<const int> prefix) {
+      const auto d = prefix.size();
+      const bool in_order = d < 2 || prefix[d - 2] <= prefix[d - 1];
+      return check(by_state, prefix, prefix) && in_order;
+    });
     if (problem_found) {
       problem_found.reset();
       walk_all();
@@ -191,11 +190,11 @@ void check_reference_passes(const Problem& p, DefectList& defects) {
   const auto row = f.failing_positions.front() - 1;
   const auto [given, expected] =
       lists_told_apart(row_of(f.trace.output, row), row_of(f.expected, row));
-  defects.add("reference",
-              "fails its own tests (" + std::to_string(report.failed) + " of " +
-                  std::to_string(report.total) + " strings fail); the first is " +
-                  quote(p, f.input) + ": at position " + std::to_string(row + 1) +
-                  " it gives " + given + " where expected is " + expected + " (tolerance " + Json(p.tolerance).dump() + ")");
+  defects.add("reference", "fails its own tests (" + std::to_string(report.failed) + " of " +
+                               std::to_string(report.total) + " strings fail); the first is " +
+                               quote(p, f.input) + ": at position " + std::to_string(row + 1) +
+                               " it gives " + given + " where expected is " + expected +
+                               " (tolerance " + Json(p.tolerance).dump() + ")");
 }
 
 }  // namespace
@@ -280,7 +279,7 @@ ProblemOrDefects load_problem_file(const std::filesystem::path& path, std::strin
 }
 
 std::variant<ProblemSet, std::vector<Defect>> ProblemSet::load(const std::filesystem::path& path,
-                                                             std::vector<std::string>* sources) {
+                                                               std::vector<std::string>* sources) {
   namespace fs = std::filesystem;
   std::vector<Defect> defects;
   std::vector<fs::path> files;
@@ -317,8 +316,8 @@ std::variant<ProblemSet, std::vector<Defect>> ProblemSet::load(const std::filesy
     if (auto* found = std::get_if<std::vector<Defect>>(&loaded)) {
       defects.insert(defects.end(), found->begin(), found->end());
     } else {
-      loaded_files.emplace_back(std::make_shared<const Problem>(std::get<Problem>(std::move(loaded))),
-                                std::move(text));
+      loaded_files.emplace_back(
+          std::make_shared<const Problem>(std::get<Problem>(std::move(loaded))), std::move(text));
     }
   }
   if (!defects.empty()) return defects;

@@ -14,9 +14,9 @@ namespace {
 
 // "$schema" is not a problem field: editors read it to find problems/schema/problem.schema.json.
 constexpr std::array<const char*, 17> kFields = {
-    "id",    "title", "statement", "alphabet", "classes",   "W_E",     "W_P",       "submit",
-    "given", "scale", "causal",    "expected", "tolerance", "strings", "reference", "passback",
-    "$schema"};
+    "id",        "title",   "statement", "alphabet", "classes", "W_E",
+    "W_P",       "submit",  "given",     "scale",    "causal",  "expected",
+    "tolerance", "strings", "reference", "passback", "$schema"};
 
 // Levenshtein distance, for "did you mean".
 std::size_t edit_distance(const std::string& a, const std::string& b) {
@@ -51,14 +51,14 @@ void check_unknown_keys(const Json& object, std::span<const char* const> known,
         hint = " (did you mean \"" + std::string(name) + "\"?)";
       }
     }
-    defects.add(prefix + key, "unknown field" + hint + "; the fields are listed in the authoring "
-                                                       "guide (problems/README.md)");
+    defects.add(prefix + key, "unknown field" + hint +
+                                  "; the fields are listed in the authoring "
+                                  "guide (problems/README.md)");
   }
 }
 
 std::optional<std::int64_t> read_integer(const Json& value, const std::string& field,
-                                         std::int64_t low, std::int64_t high,
-                                         DefectList& defects) {
+                                         std::int64_t low, std::int64_t high, DefectList& defects) {
   const std::string want =
       "must be a whole number from " + std::to_string(low) + " to " + std::to_string(high);
   if (value.is_number_float()) {
@@ -115,8 +115,8 @@ std::optional<std::string> read_string(const Json& object, const char* name, Def
 
 }  // namespace
 
-std::optional<Matrix> read_matrix(const Json& value, const std::string& field,
-                                  DefectList& defects, std::size_t max_columns) {
+std::optional<Matrix> read_matrix(const Json& value, const std::string& field, DefectList& defects,
+                                  std::size_t max_columns) {
   auto m = parse_matrix(value, field, max_columns);
   if (!m) {
     defects.add(field, m.error().message);
@@ -135,8 +135,9 @@ void read_alphabet_and_classes(const Json& json, Problem& p, DefectList& defects
     std::set<char32_t> seen;
     for (char32_t ch : chars) {
       if (!seen.insert(ch).second) {
-        defects.add("alphabet", "\"" + encode_utf8(ch) + "\" appears twice; each character "
-                                                        "must appear once");
+        defects.add("alphabet", "\"" + encode_utf8(ch) +
+                                    "\" appears twice; each character "
+                                    "must appear once");
       }
     }
     if (chars.empty()) defects.add("alphabet", "is empty; it needs at least one character");
@@ -153,20 +154,23 @@ void read_alphabet_and_classes(const Json& json, Problem& p, DefectList& defects
   }
   const auto& classes = json.at("classes");
   if (!classes.is_object()) {
-    defects.add("classes", "must be an object mapping class names to strings of alphabet "
-                           "characters; it is " + describe_json_type(classes));
+    defects.add("classes",
+                "must be an object mapping class names to strings of alphabet "
+                "characters; it is " +
+                    describe_json_type(classes));
     return;
   }
   for (const auto& [name, value] : classes.items()) {
     const std::string field = "classes." + name;
     if (!is_valid_class_name(name)) {
-      defects.add(field, "is not a usable class name: it must start with a letter or \"_\", "
-                         "continue with letters, digits or \"_\", and not be a keyword (is, any, "
-                         "all, count, mean, at, pos, and, or, not)");
+      defects.add(field,
+                  "is not a usable class name: it must start with a letter or \"_\", "
+                  "continue with letters, digits or \"_\", and not be a keyword (is, any, "
+                  "all, count, mean, at, pos, and, or, not)");
     }
     if (!value.is_string()) {
-      defects.add(field, "must be a string of alphabet characters; it is " +
-                             describe_json_type(value));
+      defects.add(field,
+                  "must be a string of alphabet characters; it is " + describe_json_type(value));
       // Still a class, with no members, so that `expected` naming it is not also reported
       // as naming an unknown class (the problem is refused for this defect anyway).
       p.classes.names.push_back(name);
@@ -198,7 +202,8 @@ void read_embeddings(const Json& json, Problem& p, DefectList& defects) {
     defects.add("W_E", "is missing");
   } else if (auto W_E = read_matrix(json.at("W_E"), "W_E", defects, limits::kMaxAlphabetSize)) {
     p.head.W_E = *W_E;
-    if (!p.alphabet_chars.empty() && W_E->cols() != static_cast<Eigen::Index>(p.alphabet_chars.size())) {
+    if (!p.alphabet_chars.empty() &&
+        W_E->cols() != static_cast<Eigen::Index>(p.alphabet_chars.size())) {
       defects.add("W_E", "must have " + count_of(p.alphabet_chars.size(), "column", "columns") +
                              " (one per alphabet character); it has " +
                              std::to_string(W_E->cols()));
@@ -235,13 +240,16 @@ void read_head_options(const Json& json, Problem& p, DefectList& defects) {
     if (passback == "best" || passback == "latest") {
       p.passback = passback == "best" ? PassbackScore::kBest : PassbackScore::kLatest;
     } else {
-      defects.add("passback", "must be \"best\" or \"latest\" (the score an LMS gradebook keeps); "
-                              "it is " + (passback.is_string() ? passback.dump() : describe_json_type(passback)));
+      defects.add("passback",
+                  "must be \"best\" or \"latest\" (the score an LMS gradebook keeps); "
+                  "it is " +
+                      (passback.is_string() ? passback.dump() : describe_json_type(passback)));
     }
   }
   if (json.contains("causal")) {
     if (!json.at("causal").is_boolean()) {
-      defects.add("causal", "must be true or false; it is " + describe_json_type(json.at("causal")));
+      defects.add("causal",
+                  "must be true or false; it is " + describe_json_type(json.at("causal")));
     } else {
       p.head.causal = json.at("causal").get<bool>();
     }
@@ -252,9 +260,9 @@ void read_head_options(const Json& json, Problem& p, DefectList& defects) {
     const auto& tolerance = json.at("tolerance");
     if (!tolerance.is_number() || !(tolerance.get<double>() > 0) ||
         !std::isfinite(tolerance.get<double>())) {
-      defects.add("tolerance", "must be a number greater than 0; it is " +
-                                   (tolerance.is_number() ? tolerance.dump()
-                                                          : describe_json_type(tolerance)));
+      defects.add("tolerance",
+                  "must be a number greater than 0; it is " +
+                      (tolerance.is_number() ? tolerance.dump() : describe_json_type(tolerance)));
     } else {
       p.tolerance = tolerance.get<double>();
     }
@@ -274,10 +282,9 @@ void read_problem_fields(const Json& json, const std::string& file_name, Problem
   }
   if (auto id = read_string(json, "id", defects)) {
     p.id = *id;
-    const bool well_formed =
-        !id->empty() && std::all_of(id->begin(), id->end(), [](char c) {
-          return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
-        });
+    const bool well_formed = !id->empty() && std::all_of(id->begin(), id->end(), [](char c) {
+      return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+    });
     if (!well_formed) {
       defects.add("id", "must be lowercase letters, digits and \"-\" only; it is \"" + *id + "\"");
     } else if (file_name != *id + ".json") {
@@ -297,7 +304,8 @@ void read_problem_fields(const Json& json, const std::string& file_name, Problem
   if (auto source = read_string(json, "expected", defects)) {
     p.expected_source = *source;
     if (source->size() > limits::kMaxExpectedLength) {
-      defects.add("expected", "is " + std::to_string(source->size()) + " characters long; at most " +
+      defects.add("expected", "is " + std::to_string(source->size()) +
+                                  " characters long; at most " +
                                   std::to_string(limits::kMaxExpectedLength) + " are allowed");
     } else if (classes_read) {
       auto parsed = parse_expected(*source, p.classes);

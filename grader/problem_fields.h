@@ -28,10 +28,9 @@ class DefectList {
 
 // Shared readers: each reports its own defect and returns nothing on failure.
 std::optional<std::int64_t> read_integer(const Json& value, const std::string& field,
-                                         std::int64_t low, std::int64_t high,
-                                         DefectList& defects);
-std::optional<Matrix> read_matrix(const Json& value, const std::string& field,
-                                  DefectList& defects, std::size_t max_columns);
+                                         std::int64_t low, std::int64_t high, DefectList& defects);
+std::optional<Matrix> read_matrix(const Json& value, const std::string& field, DefectList& defects,
+                                  std::size_t max_columns);
 // Flags keys of `object` not in `known`, suggesting the nearest known one.
 void check_unknown_keys(const Json& object, std::span<const char* const> known,
                         const std::string& prefix, DefectList& defects);

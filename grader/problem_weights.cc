@@ -11,15 +11,15 @@
 namespace headgrader {
 namespace {
 
-constexpr std::array<const char*, 5> kStringsFields = {"max_length", "exhaustive_length",
-                                                       "random", "seed", "examples"};
+constexpr std::array<const char*, 5> kStringsFields = {"max_length", "exhaustive_length", "random",
+                                                       "seed", "examples"};
 
 bool is_weight_name(const std::string& name) { return weight_index(name) < 3; }
 
 void read_examples(const Json& examples, Problem& p, DefectList& defects) {
   if (!examples.is_array()) {
-    defects.add("strings.examples", "must be an array of strings; it is " +
-                                        describe_json_type(examples));
+    defects.add("strings.examples",
+                "must be an array of strings; it is " + describe_json_type(examples));
     return;
   }
   if (examples.size() > limits::kMaxExamples) {
@@ -49,7 +49,8 @@ void read_examples(const Json& examples, Problem& p, DefectList& defects) {
       const auto at = std::find(p.alphabet_chars.begin(), p.alphabet_chars.end(), ch);
       if (at == p.alphabet_chars.end()) {
         if (p.alphabet_chars.empty()) break;  // the alphabet's own defect says enough
-        defects.add(field, quoted + " holds \"" + encode_utf8(ch) + "\", which is not in the alphabet");
+        defects.add(field,
+                    quoted + " holds \"" + encode_utf8(ch) + "\", which is not in the alphabet");
         break;
       }
       tokens.push_back(static_cast<int>(at - p.alphabet_chars.begin()));
@@ -68,17 +69,16 @@ void check_head_shapes(const Problem& p, const std::map<std::string, std::string
     if (m.size() == 0) continue;
     if (p.n_e != 0 && m.cols() != n_e) {
       defects.add(origin.at(name), "must have " + count_of(p.n_e, "column", "columns") +
-                                       " (one per embedding feature, n_e = " +
-                                       std::to_string(n_e) + "); it has " +
-                                       std::to_string(m.cols()));
+                                       " (one per embedding feature, n_e = " + std::to_string(n_e) +
+                                       "); it has " + std::to_string(m.cols()));
     }
   }
   const auto& w = p.reference;
   if (w.W_q.size() != 0 && w.W_k.size() != 0 && w.W_q.rows() != w.W_k.rows()) {
-    defects.add(origin.at("W_k"), "has " + count_of(static_cast<std::size_t>(w.W_k.rows()), "row", "rows") +
-                                      " but " + origin.at("W_q") + " has " +
-                                      std::to_string(w.W_q.rows()) +
-                                      "; queries and keys share the size n_q");
+    defects.add(origin.at("W_k"),
+                "has " + count_of(static_cast<std::size_t>(w.W_k.rows()), "row", "rows") + " but " +
+                    origin.at("W_q") + " has " + std::to_string(w.W_q.rows()) +
+                    "; queries and keys share the size n_q");
   }
   if (w.W_V.size() != 0 && p.expected && w.W_V.rows() != static_cast<Eigen::Index>(p.n_v)) {
     defects.add("expected", "yields vectors of length " + std::to_string(p.n_v) + " but " +
@@ -138,9 +138,11 @@ void read_problem_strings(const Json& json, Problem& p, DefectList& defects) {
   }
   if (strings.contains("examples")) read_examples(strings.at("examples"), p, defects);
   if (p.head.W_P && s.max_length > 0 && p.head.W_P->cols() < s.max_length) {
-    defects.add("W_P", "has " + count_of(static_cast<std::size_t>(p.head.W_P->cols()), "column", "columns") +
-                           " (positions) but strings.max_length is " +
-                           std::to_string(s.max_length) + "; it needs one column per position");
+    defects.add("W_P",
+                "has " +
+                    count_of(static_cast<std::size_t>(p.head.W_P->cols()), "column", "columns") +
+                    " (positions) but strings.max_length is " + std::to_string(s.max_length) +
+                    "; it needs one column per position");
   }
 }
 
@@ -189,14 +191,16 @@ void read_problem_weights(const Json& json, Problem& p, DefectList& defects) {
   }
   for (const char* name : kWeightNames) {
     if (!submitted(name) && !p.given.count(name) && !p.submit.empty()) {
-      defects.add("given", std::string(name) + " is neither submitted nor given; add it to "
-                                              "submit or give it here");
+      defects.add("given", std::string(name) +
+                               " is neither submitted nor given; add it to "
+                               "submit or give it here");
     }
   }
 
   if (!json.contains("reference")) {
-    defects.add("reference", "is missing; it must hold a known-good answer for each submitted "
-                             "matrix, and the loader checks that it passes");
+    defects.add("reference",
+                "is missing; it must hold a known-good answer for each submitted "
+                "matrix, and the loader checks that it passes");
   } else if (const auto& reference = json.at("reference"); !reference.is_object()) {
     defects.add("reference", "must be an object mapping matrix names to matrices; it is " +
                                  describe_json_type(reference));

@@ -2,8 +2,8 @@
 // number_to_json so that equal values always print the same way.
 #include <cmath>
 
-#include "headgrader/report.h"
 #include "headgrader/json_writer.h"
+#include "headgrader/report.h"
 
 namespace headgrader {
 namespace {

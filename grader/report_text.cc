@@ -43,7 +43,8 @@ void print_matrix(std::ostringstream& out, const char* title, const Matrix& m,
   out << "  " << title << "\n";
   std::size_t width = 6;
   for (Eigen::Index i = 0; i < m.rows(); ++i) {
-    for (Eigen::Index j = 0; j < m.cols(); ++j) width = std::max(width, format_number(m(i, j)).size());
+    for (Eigen::Index j = 0; j < m.cols(); ++j)
+      width = std::max(width, format_number(m(i, j)).size());
   }
   out << "       ";
   for (Eigen::Index j = 0; j < m.cols(); ++j) {
@@ -104,9 +105,8 @@ std::string feedback_text(const GradeReport& report) {
 
 std::string report_to_text(const Problem& problem, const GradeReport& report) {
   std::ostringstream out;
-  out << problem.id << ": " << (report.passed ? "PASSED" : "FAILED") << " — "
-      << report.passed_count << " of " << report.total << " tested strings pass (score "
-      << report.score << ")\n";
+  out << problem.id << ": " << (report.passed ? "PASSED" : "FAILED") << " — " << report.passed_count
+      << " of " << report.total << " tested strings pass (score " << report.score << ")\n";
   out << feedback_text(report);
   for (const auto& e : report.examples) {
     out << "\nexample \"" << problem.spell(e.input) << "\": " << (e.passed ? "passes" : "fails")
@@ -126,7 +126,8 @@ std::string report_to_text(const Problem& problem, const GradeReport& report) {
     print_matrix(out, "Q", t.Q, labels, {});
     print_matrix(out, "K", t.K, labels, {});
     print_matrix(out, "V", t.V, labels, {});
-    print_matrix(out, "scores = scale · Q Kᵀ (rows: queries, columns: keys)", t.scores, labels, labels);
+    print_matrix(out, "scores = scale · Q Kᵀ (rows: queries, columns: keys)", t.scores, labels,
+                 labels);
     print_matrix(out, "masked scores", t.masked_scores, labels, labels);
     print_matrix(out, "attention = softmax of each row", t.attention, labels, labels);
     print_matrix(out, "output = attention · V", t.output, labels, {});

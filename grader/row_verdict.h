@@ -16,8 +16,8 @@ enum class Verdict : signed char { kUnknown = -1, kPass, kFail, kTooClose };
 // |out − expected| against the tolerance, component by component: kFail as soon as one is
 // over tolerance + margin (NaN fails too), kTooClose when one is within `margin` of the
 // tolerance and none fails.
-inline Verdict judge(const double* out, const double* expected, std::size_t n_v,
-                     double tolerance, double margin) {
+inline Verdict judge(const double* out, const double* expected, std::size_t n_v, double tolerance,
+                     double margin) {
   Verdict verdict = Verdict::kPass;
   for (std::size_t c = 0; c < n_v; ++c) {
     const double error = std::fabs(out[c] - expected[c]);

@@ -107,7 +107,8 @@ std::optional<Error> check_shapes(const Problem& problem, const HeadWeights& w,
     const char* other = blamed == std::string("W_k") ? "W_q" : "W_k";
     const Matrix& b = blamed == std::string("W_k") ? w.W_k : w.W_q;
     const Matrix& o = blamed == std::string("W_k") ? w.W_q : w.W_k;
-    const std::string other_shown = submitted(other) ? shown(other) : "the given " + std::string(other);
+    const std::string other_shown =
+        submitted(other) ? shown(other) : "the given " + std::string(other);
     return Error{error_code::kWrongShape,
                  shown(blamed) + " must have " +
                      count_of(static_cast<std::size_t>(o.rows()), "row", "rows") + ", as many as " +
@@ -148,8 +149,7 @@ Result<Submission> parse_submission_tree(const Problem& problem, std::string_vie
   for (const auto& name : problem.submit) {
     if (!sent_as.count(name)) {
       return Error{error_code::kMissingField,
-                   name + " is missing; this problem asks for " + list_names(problem.submit),
-                   name};
+                   name + " is missing; this problem asks for " + list_names(problem.submit), name};
     }
   }
 
@@ -176,10 +176,10 @@ Result<Submission> parse_submission_tree(const Problem& problem, std::string_vie
   if (json.contains("student")) {
     const auto& student = json.at("student");
     if (!student.is_string()) {
-      return Error{error_code::kWrongType,
-                   "student must be a string (a name or an id); it is " +
-                       describe_json_type(student),
-                   "student"};
+      return Error{
+          error_code::kWrongType,
+          "student must be a string (a name or an id); it is " + describe_json_type(student),
+          "student"};
     }
     submission.student = student.get<std::string>();
   }

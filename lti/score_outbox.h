@@ -66,7 +66,8 @@ class MemoryScoreOutbox final : public ScoreOutbox {
  private:
   OutboxEntry* find(const std::string& id);  // mutex_ held
   // One more attempt of entry `id`, with its HTTP status and error; null when unknown.
-  OutboxEntry* attempted(const std::string& id, int status, const std::string& error);  // mutex_ held
+  OutboxEntry* attempted(const std::string& id, int status,
+                         const std::string& error);  // mutex_ held
 
   std::mutex mutex_;
   std::vector<OutboxEntry> entries_;

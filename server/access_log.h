@@ -25,7 +25,6 @@ namespace headgrader::server {
 // record `time`, §9's `loaded_at`).
 std::string rfc3339_millis(std::chrono::system_clock::time_point time);
 
-
 struct AccessLogEntry {
   std::chrono::system_clock::time_point time;  // when the request's first byte came
   std::string_view method;                     // empty when the request line did not parse

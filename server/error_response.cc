@@ -68,9 +68,9 @@ Response json_response(http::status status, std::string body, unsigned version, 
 }
 
 Response error_response(const Error& error, unsigned version, bool keep_alive) {
-  Response response =
-      json_response(status_for(error.code), error_body(error), version, keep_alive);
-  if (error.code == error_code::kUnauthorized) response.set(http::field::www_authenticate, "Bearer");
+  Response response = json_response(status_for(error.code), error_body(error), version, keep_alive);
+  if (error.code == error_code::kUnauthorized)
+    response.set(http::field::www_authenticate, "Bearer");
   return response;
 }
 

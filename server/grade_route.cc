@@ -60,8 +60,8 @@ Routed Router::answer_grade(const std::shared_ptr<const CatalogSnapshot>& snapsh
       job->identity.idempotency_scope = "student:" + who.student.student;
     }
     job->now = records.now();
-    if (std::optional<Response> refused = check_before_grading(
-            problem.id, request, job->student, job->identity, job->tag, job->now)) {
+    if (std::optional<Response> refused = check_before_grading(problem.id, request, job->student,
+                                                               job->identity, job->tag, job->now)) {
       return {std::move(*refused), problem.id, std::nullopt};
     }
   }
@@ -89,8 +89,7 @@ Routed Router::finish_grade(GradeJob& job, const Request& request) const {
     Graded graded = grade_submission(problem, job.submission);
     // Without a store a launched student's score waits in memory (lost if the server stops).
     if (who.kind == Principal::Kind::kStudent && service_.lti != nullptr) {
-      service_.lti->graded(who.student, graded.report.score, "",
-                           std::chrono::system_clock::now());
+      service_.lti->graded(who.student, graded.report.score, "", std::chrono::system_clock::now());
     }
     return {json_answer(request, http::status::ok, std::move(graded.answer)), problem.id,
             graded.report.passed};
@@ -167,8 +166,8 @@ std::optional<Response> Router::check_before_grading(std::string_view problem,
   const store::TimeMs since = now - limit.period.count() + 1;  // the window ends now
   if (identity.lms && identity.key_name) {
     const std::int64_t cap = limit.count * limits::kKeyRateMultiple;
-    auto used = store.gradings_since(
-        {store::RateScope::Kind::kKey, "", "", *identity.key_name}, since, cap);
+    auto used = store.gradings_since({store::RateScope::Kind::kKey, "", "", *identity.key_name},
+                                     since, cap);
     if (!used) return unavailable(used.error());
     if (used->count >= cap && used->cap_th_newest) {
       return rate_limited_answer(limit, true, now, *used->cap_th_newest + limit.period.count(),
@@ -176,9 +175,9 @@ std::optional<Response> Router::check_before_grading(std::string_view problem,
     }
   }
   if (student) {
-    auto used = store.gradings_since({store::RateScope::Kind::kStudentProblem, *student,
-                                      std::string(problem), ""},
-                                     since, limit.count);
+    auto used = store.gradings_since(
+        {store::RateScope::Kind::kStudentProblem, *student, std::string(problem), ""}, since,
+        limit.count);
     if (!used) return unavailable(used.error());
     if (used->count >= limit.count && used->cap_th_newest) {
       return rate_limited_answer(limit, false, now, *used->cap_th_newest + limit.period.count(),

@@ -13,14 +13,10 @@ constexpr const char* kListenFailed = "listen_failed";
 
 }  // namespace
 
-Result<std::shared_ptr<Listener>> Listener::open(net::io_context& ioc,
-                                                 const tcp::endpoint& endpoint,
-                                                 const Router& router, AccessLog& access_log,
-                                                 std::size_t max_connections,
-                                                 SessionTimeouts timeouts,
-                                                 LongGradings* long_gradings,
-                                                 ListenerShares shares,
-                                                 net::ssl::context* tls) {
+Result<std::shared_ptr<Listener>> Listener::open(
+    net::io_context& ioc, const tcp::endpoint& endpoint, const Router& router,
+    AccessLog& access_log, std::size_t max_connections, SessionTimeouts timeouts,
+    LongGradings* long_gradings, ListenerShares shares, net::ssl::context* tls) {
   auto listener = std::make_shared<Listener>(ioc, router, access_log, max_connections, timeouts,
                                              long_gradings, shares, tls);
   tcp::acceptor& acceptor = listener->acceptor_;
@@ -43,8 +39,7 @@ Result<std::shared_ptr<Listener>> Listener::open(net::io_context& ioc,
 
 Listener::Listener(net::io_context& ioc, const Router& router, AccessLog& access_log,
                    std::size_t max_connections, SessionTimeouts timeouts,
-                   LongGradings* long_gradings, ListenerShares shares,
-                   net::ssl::context* tls)
+                   LongGradings* long_gradings, ListenerShares shares, net::ssl::context* tls)
     : ioc_(ioc),
       acceptor_(net::make_strand(ioc)),
       retry_timer_(acceptor_.get_executor()),

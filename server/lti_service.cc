@@ -365,9 +365,8 @@ Result<bool> LtiService::passback_retry(const std::string& id) {
   return requeued;
 }
 
-Result<LtiService::LaunchOfGrading> LtiService::launch_of(const StudentGrant& student,
-                                                          double score, store::TimeMs time,
-                                                          PassbackScore kept) {
+Result<LtiService::LaunchOfGrading> LtiService::launch_of(const StudentGrant& student, double score,
+                                                          store::TimeMs time, PassbackScore kept) {
   const Clock::time_point when{std::chrono::milliseconds(time)};
   Result<std::optional<lti::LaunchBinding>> found = tokens_->find_launch(student.launch, when);
   if (!found) return found.error();
@@ -384,15 +383,14 @@ Result<LtiService::LaunchOfGrading> LtiService::launch_of(const StudentGrant& st
     if (!best) return best.error();
     if (*best && **best > sent) sent = **best;
   }
-  launch.passback =
-      passback_request(binding, score_of(binding, sent, when));
+  launch.passback = passback_request(binding, score_of(binding, sent, when));
   return launch;
 }
 
 void LtiService::score_queued() { worker_->notify(); }
 
-void LtiService::graded(const StudentGrant& student, double score,
-                        const std::string& submission_id, Clock::time_point time) {
+void LtiService::graded(const StudentGrant& student, double score, const std::string& submission_id,
+                        Clock::time_point time) {
   Result<std::optional<lti::LaunchBinding>> found = tokens_->find_launch(student.launch, time);
   if (!found) {
     log_("passback: cannot read the launch of a grading: " + found.error().message);

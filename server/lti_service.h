@@ -14,8 +14,8 @@
 #include <string>
 
 #include "ags_client.h"
-#include "error_response.h"
 #include "auth.h"
+#include "error_response.h"
 #include "http_client.h"
 #include "keyset_cache.h"
 #include "launch_tokens.h"
@@ -75,8 +75,8 @@ class LtiService {
   // With `kept` = kBest the score sent is the best of this grading's and the student's earlier
   // ones through the same link (the gradebook keeps the latest it is sent); an Error
   // (store_unavailable) when those cannot be read.
-  Result<LaunchOfGrading> launch_of(const StudentGrant& student, double score,
-                                    store::TimeMs time, PassbackScore kept);
+  Result<LaunchOfGrading> launch_of(const StudentGrant& student, double score, store::TimeMs time,
+                                    PassbackScore kept);
   // A score was committed to the store's outbox: send it now rather than at the next poll.
   void score_queued();
 

@@ -1,12 +1,11 @@
 #include "lti_store_adapter.h"
 
 #include <algorithm>
-
 #include <nlohmann/json.hpp>
 
-#include "headgrader/limits.h"
 #include "ags_client.h"
 #include "crypto.h"
+#include "headgrader/limits.h"
 
 namespace headgrader::server {
 namespace {
@@ -19,7 +18,8 @@ store::TimeMs ms(Clock::time_point time) {
 }
 
 Clock::time_point time_of(store::TimeMs ms) {
-  return Clock::time_point(std::chrono::duration_cast<Clock::duration>(std::chrono::milliseconds(ms)));
+  return Clock::time_point(
+      std::chrono::duration_cast<Clock::duration>(std::chrono::milliseconds(ms)));
 }
 
 std::optional<std::string> unless_empty(const std::string& text) {
@@ -127,8 +127,8 @@ Result<std::optional<lti::LaunchBinding>> StoreLaunchTokens::find(std::string_vi
   return find_launch(lti::token_hash(token), now);
 }
 
-Result<std::optional<lti::LaunchBinding>> StoreLaunchTokens::find_launch(
-    std::string_view launch_id, Clock::time_point now) {
+Result<std::optional<lti::LaunchBinding>> StoreLaunchTokens::find_launch(std::string_view launch_id,
+                                                                         Clock::time_point now) {
   Result<std::optional<store::StudentToken>> found = store_.find_student_token(launch_id, ms(now));
   if (!found) return found.error();
   if (!*found) return std::optional<lti::LaunchBinding>();
@@ -166,9 +166,9 @@ Result<bool> StoreScoreOutbox::mark_failed(const std::string& id, int status,
 }
 
 Result<std::vector<lti::OutboxEntry>> StoreScoreOutbox::list(std::string_view status) {
-  Result<std::vector<store::PassbackItem>> items = store_.list_passbacks(
-      status.empty() ? std::nullopt : store::parse_passback_status(status),
-      static_cast<int>(limits::kMaxPassbackListed));
+  Result<std::vector<store::PassbackItem>> items =
+      store_.list_passbacks(status.empty() ? std::nullopt : store::parse_passback_status(status),
+                            static_cast<int>(limits::kMaxPassbackListed));
   if (!items) return items.error();
   std::vector<lti::OutboxEntry> entries;
   for (const store::PassbackItem& item : *items) entries.push_back(entry_of(item));
@@ -179,7 +179,8 @@ Result<bool> StoreScoreOutbox::retry(const std::string& id, Clock::time_point no
   return store_.retry_passback(id, ms(now));
 }
 
-store::PassbackRequest passback_request(const lti::LaunchBinding& binding, const lti::Score& score) {
+store::PassbackRequest passback_request(const lti::LaunchBinding& binding,
+                                        const lti::Score& score) {
   return {binding.issuer, binding.client_id, binding.lineitem, lti::score_body(score)};
 }
 

@@ -3,8 +3,8 @@
 #include <sys/resource.h>
 
 #include <algorithm>
-#include <memory>
 #include <iostream>
+#include <memory>
 #include <string_view>
 #include <variant>
 #include <vector>
@@ -39,7 +39,8 @@ int main(int argc, char** argv) {
   const std::vector<std::string_view> args(argv + 1, argv + argc);
   const std::string_view program = argc > 0 ? argv[0] : "headgrader-server";
 
-  const headgrader::Result<server::ServerOptions> parsed = server::parse_options(args, server::process_env);
+  const headgrader::Result<server::ServerOptions> parsed =
+      server::parse_options(args, server::process_env);
   if (!parsed) {
     std::cerr << program << ": " << parsed.error().message << '\n';
     return 2;
@@ -50,8 +51,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (options.healthcheck) {
-    return server::healthcheck(options.address, options.port, std::cerr,
-                               !options.tls_cert.empty());
+    return server::healthcheck(options.address, options.port, std::cerr, !options.tls_cert.empty());
   }
 
   // HTTPS: the certificate and key are read once, before anything else is opened.
@@ -106,9 +106,9 @@ int main(int argc, char** argv) {
   // so its passback thread stops before the store closes).
   std::unique_ptr<server::LtiService> lti;
   if (!options.lti.empty()) {
-    auto opened = server::LtiService::open(
-        {options.lti, options.lti_allow_http, options.lti_keyset_refetch, options.lti_first_backoff},
-        *catalog, store.get(), server::stderr_line);
+    auto opened = server::LtiService::open({options.lti, options.lti_allow_http,
+                                            options.lti_keyset_refetch, options.lti_first_backoff},
+                                           *catalog, store.get(), server::stderr_line);
     if (!opened) {
       std::cerr << program << ": --lti: " << opened.error().message << "; not starting\n";
       return 1;

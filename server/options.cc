@@ -1,13 +1,13 @@
 #include "options.h"
 
-#include <boost/asio/ip/address.hpp>
 #include <array>
+#include <boost/asio/ip/address.hpp>
 #include <cctype>
 #include <charconv>
 #include <cstdlib>
-#include <vector>
 #include <system_error>
 #include <thread>
+#include <vector>
 
 #include "headgrader/problem.h"
 
@@ -32,10 +32,16 @@ bool parse_number(std::string_view text, T max, T& out) {
 
 // The flags of Part 2, each of which may come from HEADGRADER_<FLAG> (API.md Part 2). Flags
 // without a value ("--lti-allow-http") take "1" or "true" from their variable.
-constexpr std::array<std::string_view, 10> kEnvFlags = {
-    "--keys",  "--grading",    "--max-connections-per-address", "--unsent-answer-budget-bytes",
-    "--store", "--rate-limit", "--lti",
-    "--tls-cert", "--tls-key", "--max-long-gradings-per-address"};
+constexpr std::array<std::string_view, 10> kEnvFlags = {"--keys",
+                                                        "--grading",
+                                                        "--max-connections-per-address",
+                                                        "--unsent-answer-budget-bytes",
+                                                        "--store",
+                                                        "--rate-limit",
+                                                        "--lti",
+                                                        "--tls-cert",
+                                                        "--tls-key",
+                                                        "--max-long-gradings-per-address"};
 constexpr std::array<std::string_view, 1> kEnvSwitches = {"--lti-allow-http"};
 
 std::string env_name(std::string_view flag) {
@@ -82,11 +88,20 @@ Result<RateLimit> parse_rate_limit(std::string_view text) {
   }
   std::int64_t unit = 0;
   switch (period.back()) {
-    case 's': unit = 1; break;
-    case 'm': unit = 60; break;
-    case 'h': unit = 3600; break;
-    case 'd': unit = 86400; break;
-    default: return refuse();
+    case 's':
+      unit = 1;
+      break;
+    case 'm':
+      unit = 60;
+      break;
+    case 'h':
+      unit = 3600;
+      break;
+    case 'd':
+      unit = 86400;
+      break;
+    default:
+      return refuse();
   }
   if (amount * unit > 366 * 86400) return refuse();
   limit.period = std::chrono::milliseconds(amount * unit * 1000);
@@ -142,8 +157,8 @@ Result<ServerOptions> parse_arguments(std::span<const std::string_view> args) {
         flag != "--max-connections" && flag != "--read-timeout-ms" &&
         flag != "--shutdown-grace-ms" && flag != "--keys" && flag != "--grading" &&
         flag != "--max-connections-per-address" && flag != "--unsent-answer-budget-bytes" &&
-        flag != "--max-long-gradings-per-address" && flag != "--store" && flag != "--rate-limit" && flag != "--lti" &&
-        flag != "--lti-keyset-refetch-ms" && flag != "--lti-backoff-ms" &&
+        flag != "--max-long-gradings-per-address" && flag != "--store" && flag != "--rate-limit" &&
+        flag != "--lti" && flag != "--lti-keyset-refetch-ms" && flag != "--lti-backoff-ms" &&
         flag != "--tls-cert" && flag != "--tls-key") {
       return usage_error("unknown argument \"" + std::string(flag) + "\"; see --help");
     }
@@ -174,13 +189,15 @@ Result<ServerOptions> parse_arguments(std::span<const std::string_view> args) {
       (flag == "--lti-backoff-ms" ? options.lti_first_backoff : options.lti_keyset_refetch) =
           std::chrono::milliseconds(millis);
     } else if (flag == "--keys") {
-      if (value.empty()) return usage_error("--keys needs a keys file (headgrader keys add makes one)");
+      if (value.empty())
+        return usage_error("--keys needs a keys file (headgrader keys add makes one)");
       options.keys = std::filesystem::path(value);
     } else if (flag == "--grading") {
       if (value != "open" && value != "key") {
-        return usage_error("--grading must be \"open\" (anyone may grade) or \"key\" (an lms or "
-                           "staff key, or a student token, is needed); it is \"" +
-                           std::string(value) + "\"");
+        return usage_error(
+            "--grading must be \"open\" (anyone may grade) or \"key\" (an lms or "
+            "staff key, or a student token, is needed); it is \"" +
+            std::string(value) + "\"");
       }
       options.grading_needs_key = value == "key";
     } else if (flag == "--address") {

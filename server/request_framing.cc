@@ -45,17 +45,20 @@ std::optional<Error> framing_error(const http::request_header<>& header) {
   const std::size_t codings = count(header, http::field::transfer_encoding);
   if (codings == 0) return std::nullopt;
   if (header.version() < 11) {
-    return bad_request("Transfer-Encoding is not allowed in an HTTP/1.0 request; send the body "
-                       "with Content-Length");
+    return bad_request(
+        "Transfer-Encoding is not allowed in an HTTP/1.0 request; send the body "
+        "with Content-Length");
   }
   if (lengths > 0) {
-    return bad_request("a request may not have both Transfer-Encoding and Content-Length; send "
-                       "one of them");
+    return bad_request(
+        "a request may not have both Transfer-Encoding and Content-Length; send "
+        "one of them");
   }
-  if (codings > 1 || !boost::beast::iequals(trim(header[http::field::transfer_encoding]),
-                                            "chunked")) {
-    return bad_request("the only Transfer-Encoding accepted is \"chunked\" alone; send the body "
-                       "with Content-Length or chunked");
+  if (codings > 1 ||
+      !boost::beast::iequals(trim(header[http::field::transfer_encoding]), "chunked")) {
+    return bad_request(
+        "the only Transfer-Encoding accepted is \"chunked\" alone; send the body "
+        "with Content-Length or chunked");
   }
   return std::nullopt;
 }

@@ -7,8 +7,8 @@
 #include <optional>
 #include <utility>
 
-#include "headgrader/check_steps.h"
 #include "answer_guard.h"
+#include "headgrader/check_steps.h"
 #include "lti_service.h"
 #include "openapi_document.h"
 #include "route_table.h"
@@ -37,9 +37,9 @@ Response denied(const Request& request, const Error& error) {
 }
 
 // The staff routes of the submission record (API.md §8), once the caller may use them.
-Routed answer_record_route(Route route, const std::string& id,
-                           const CatalogSnapshot::Entry* entry, const Principal& who,
-                           const Request& request, const RecordSettings& records) {
+Routed answer_record_route(Route route, const std::string& id, const CatalogSnapshot::Entry* entry,
+                           const Principal& who, const Request& request,
+                           const RecordSettings& records) {
   const std::string problem = entry != nullptr ? entry->problem->id : "";
   const unsigned version = request.version();
   const bool keep_alive = request.keep_alive();
@@ -202,12 +202,11 @@ Routed Router::route_unguarded(const Request& request) const {
 
   const bool passback_route =
       match.route == Route::kPassback || match.route == Route::kPassbackRetry;
-  const bool staff_route = is_record_route(match.route) || passback_route ||
-                           match.route == Route::kProblemsStatus ||
-                           match.route == Route::kValidate ||
-                           (match.route == Route::kProblem &&
-                            (request.method() == http::verb::put ||
-                             request.method() == http::verb::delete_));
+  const bool staff_route =
+      is_record_route(match.route) || passback_route || match.route == Route::kProblemsStatus ||
+      match.route == Route::kValidate ||
+      (match.route == Route::kProblem &&
+       (request.method() == http::verb::put || request.method() == http::verb::delete_));
   // Checking steps is granted as grading is (the page sends the same credentials to both).
   const bool needs_credentials =
       staff_route || match.route == Route::kGrade || match.route == Route::kCheckSteps;
@@ -218,9 +217,8 @@ Routed Router::route_unguarded(const Request& request) const {
     Result<Principal> found = authenticate(request, keys.get(), service_.student_tokens);
     if (!found) return {denied(request, found.error()), problem_id, std::nullopt};
     who = std::move(found.value());
-    const std::optional<Error> refused =
-        staff_route ? may_use_staff_route(who, staff_enabled)
-                    : may_grade(who, problem_id, service_.grading);
+    const std::optional<Error> refused = staff_route ? may_use_staff_route(who, staff_enabled)
+                                                     : may_grade(who, problem_id, service_.grading);
     if (refused) return {denied(request, *refused), problem_id, std::nullopt};
   }
 
@@ -233,7 +231,8 @@ Routed Router::route_unguarded(const Request& request) const {
   if (is_record_route(match.route)) {
     return answer_record_route(match.route, match.id, entry, who, request, service_.records);
   }
-  if (passback_route) return answer_passback(match.route == Route::kPassbackRetry, match.id, request);
+  if (passback_route)
+    return answer_passback(match.route == Route::kPassbackRetry, match.id, request);
 
   switch (match.route) {
     case Route::kHealth:
@@ -263,7 +262,7 @@ Routed Router::route_unguarded(const Request& request) const {
 }
 
 Routed Router::answer_check_steps(const CatalogSnapshot::Entry& entry,
-                                 const Request& request) const {
+                                  const Request& request) const {
   const Problem& problem = *entry.problem;
   if (std::optional<Error> refused = unless_json_body(request)) {
     return {error_answer(request, *refused), problem.id, std::nullopt};

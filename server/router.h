@@ -68,7 +68,6 @@ class Router {
   // The submission record's store; null with --store none.
   store::SubmissionStore* store() const { return service_.records.store; }
 
-
  private:
   struct GradeJob;
 

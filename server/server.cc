@@ -3,15 +3,15 @@
 #include <unistd.h>
 
 #include <boost/asio/signal_set.hpp>
+#include <boost/asio/thread_pool.hpp>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <functional>
 #include <memory>
 #include <optional>
-#include <string>
-#include <boost/asio/thread_pool.hpp>
 #include <ostream>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -66,7 +66,8 @@ void reload_problems(ProblemCatalog& catalog) {
   }
   for (const Defect& defect : defects) log_line(defect.to_string());
   log_line("problems: " + catalog.path().string() + ": " + std::to_string(defects.size()) +
-           (defects.size() == 1 ? " defect" : " defects") + "; the problems loaded before go on serving");
+           (defects.size() == 1 ? " defect" : " defects") +
+           "; the problems loaded before go on serving");
 }
 
 void reload_keys(KeySource& keys) {
@@ -77,8 +78,8 @@ void reload_keys(KeySource& keys) {
 
 }  // namespace
 
-int serve(const Service& service, const std::string& address, std::uint16_t port,
-          unsigned threads, std::ostream& out, std::ostream& err, const ConnectionTuning& tuning,
+int serve(const Service& service, const std::string& address, std::uint16_t port, unsigned threads,
+          std::ostream& out, std::ostream& err, const ConnectionTuning& tuning,
           net::ssl::context* tls) {
   beast::error_code ec;
   const net::ip::address ip = net::ip::make_address(address, ec);
@@ -99,13 +100,12 @@ int serve(const Service& service, const std::string& address, std::uint16_t port
   net::io_context ioc(static_cast<int>(threads));
   // A test that shortens the read timeout wants idle connections gone as soon.
   const bool shortened = tuning.read_timeout < limits::kReadTimeout;
-  const SessionTimeouts timeouts{
-      tuning.read_timeout, shortened ? std::chrono::milliseconds(tuning.read_timeout)
-                                     : std::chrono::milliseconds(limits::kIdleTimeout)};
-  Result<std::shared_ptr<Listener>> opened =
-      Listener::open(ioc, {ip, port}, router, access_log, tuning.max_connections, timeouts,
-                     &long_gradings,
-                     {tuning.max_connections_per_address, tuning.unsent_answer_budget}, tls);
+  const SessionTimeouts timeouts{tuning.read_timeout,
+                                 shortened ? std::chrono::milliseconds(tuning.read_timeout)
+                                           : std::chrono::milliseconds(limits::kIdleTimeout)};
+  Result<std::shared_ptr<Listener>> opened = Listener::open(
+      ioc, {ip, port}, router, access_log, tuning.max_connections, timeouts, &long_gradings,
+      {tuning.max_connections_per_address, tuning.unsent_answer_budget}, tls);
   if (!opened) {
     err << opened.error().message << '\n';
     return 1;
@@ -142,8 +142,8 @@ int serve(const Service& service, const std::string& address, std::uint16_t port
           std::chrono::steady_clock::now() + tuning.shutdown_grace, ioc);
   });
 
-  out << (tls != nullptr ? "listening on https://" : "listening on http://") << url_host(ip) << ':' << listener->local_endpoint().port()
-      << std::endl;
+  out << (tls != nullptr ? "listening on https://" : "listening on http://") << url_host(ip) << ':'
+      << listener->local_endpoint().port() << std::endl;
 
   std::vector<std::thread> pool;
   pool.reserve(threads - 1);

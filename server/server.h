@@ -4,13 +4,12 @@
 // Thread-safety: serve() and healthcheck() block the calling thread; call each once.
 #pragma once
 
+#include <boost/asio/ssl/context.hpp>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <iosfwd>
 #include <string>
-
-#include <boost/asio/ssl/context.hpp>
 
 #include "headgrader/limits.h"
 #include "headgrader/problem.h"
@@ -19,7 +18,8 @@
 namespace headgrader::server {
 
 // The connection cap and the timeouts: limits.h's unless a test lowers them (the hidden
-// flags of options.h). A read timeout shortened below limits::kReadTimeout sets the idle timeout too.
+// flags of options.h). A read timeout shortened below limits::kReadTimeout sets the idle timeout
+// too.
 struct ConnectionTuning {
   std::size_t max_connections = limits::kMaxConnections;
   std::chrono::milliseconds read_timeout = limits::kReadTimeout;
@@ -35,9 +35,9 @@ struct ConnectionTuning {
 // `err`. On SIGHUP, and when its problems folder changes, loads the problems (and the keys
 // file) again; what failed is written to stderr and the old set goes on serving. Returns the
 // process exit code: 0 after a signal, 1 when it cannot listen.
-int serve(const Service& service, const std::string& address, std::uint16_t port,
-          unsigned threads, std::ostream& out, std::ostream& err,
-          const ConnectionTuning& tuning = {}, boost::asio::ssl::context* tls = nullptr);
+int serve(const Service& service, const std::string& address, std::uint16_t port, unsigned threads,
+          std::ostream& out, std::ostream& err, const ConnectionTuning& tuning = {},
+          boost::asio::ssl::context* tls = nullptr);
 
 // GET /healthz on address:port (0.0.0.0 and :: mean loopback) within a few seconds, over TLS
 // when `tls` (the certificate is not checked: it asks the server on this machine whether it

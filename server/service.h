@@ -40,7 +40,7 @@ struct Service {
   GradingAccess grading = GradingAccess::kOpen;
   const StudentTokens* student_tokens = nullptr;  // null without --lti
   RecordSettings records = {};  // the submission record (§8); no store with --store none
-  LtiService* lti = nullptr;                      // null without --lti: its routes, passback
+  LtiService* lti = nullptr;    // null without --lti: its routes, passback
 };
 
 }  // namespace headgrader::server

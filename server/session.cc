@@ -108,8 +108,8 @@ void Session::shutdown() {
     if (self->socket_.available(ec) > 0 && !ec) return;
     // A new connection was opened to send a request: it gets a moment to.
     if (self->first_request_) {
-      self->set_deadline(std::min(self->expiry_, std::chrono::steady_clock::now() +
-                                                     limits::kShutdownFirstRequestWait));
+      self->set_deadline(std::min(
+          self->expiry_, std::chrono::steady_clock::now() + limits::kShutdownFirstRequestWait));
       return;
     }
     // Idle between requests: its pending wait completes with operation_aborted and closes.

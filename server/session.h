@@ -131,8 +131,8 @@ class Session : public std::enable_shared_from_this<Session> {
   // Over socket_ with --tls-cert; reset when a plain-HTTP client is answered instead.
   std::optional<beast::ssl_stream<tcp::socket&>> tls_;
   std::optional<Error> rejection_;  // HTTPS: the cap's answer, written after the handshake
-  net::ip::address address_;  // the client's
-  net::steady_timer watchdog_;  // fires no later than expiry_
+  net::ip::address address_;        // the client's
+  net::steady_timer watchdog_;      // fires no later than expiry_
   std::chrono::steady_clock::time_point expiry_;
   // When the watchdog fires; max() when it is not armed.
   std::chrono::steady_clock::time_point armed_at_ = std::chrono::steady_clock::time_point::max();
@@ -151,7 +151,7 @@ class Session : public std::enable_shared_from_this<Session> {
   std::optional<http::response_serializer<http::string_body>> serializer_;  // of response_
   http::response<http::empty_body> continue_;  // "100 Continue", alive while written
   bool linger_after_write_ = false;
-  std::size_t unsent_held_ = 0;  // of response_, counted in connections_->answers()
+  std::size_t unsent_held_ = 0;    // of response_, counted in connections_->answers()
   std::size_t header_fields_ = 0;  // fields of the current request's header (before trailers)
   Pending pending_;
   std::chrono::steady_clock::time_point request_deadline_;  // of the whole current request

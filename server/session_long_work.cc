@@ -49,24 +49,26 @@ void Session::route_long(std::function<Routed(const Request&)> work, std::size_t
   // period bounds the wait when the server stops.
   set_deadline(std::chrono::steady_clock::time_point::max());
   abandoned_.store(false);
-  const bool queued = long_gradings_->post(address_, [self = shared_from_this(),
-                                                      work = std::move(work), reserved] {
-    // The strand runs nothing of this session but watch_client() until the answer is back.
-    Routed routed;
-    if (!self->abandoned_.load() && !self->client_gone()) {
-      const GradeCancelScope scope(self->abandoned_);
-      routed = work(self->parser_->get());
-    }
-    net::dispatch(self->socket_.get_executor(), [self, routed = std::move(routed),
-                                                 reserved]() mutable {
-      if (reserved > 0) self->connections_->answers().release(self->address_, reserved);
-      beast::error_code ignored;
-      self->socket_.cancel(ignored);  // watch_client()'s wait
-      // Nobody would read the answer (or it was cut short): the connection and body go.
-      if (self->abandoned_.load() || self->client_gone()) return self->do_close();
-      self->write_answer(std::move(routed));
-    });
-  });
+  const bool queued =
+      long_gradings_->post(address_, [self = shared_from_this(), work = std::move(work), reserved] {
+        // The strand runs nothing of this session but watch_client() until the answer is back.
+        Routed routed;
+        if (!self->abandoned_.load() && !self->client_gone()) {
+          const GradeCancelScope scope(self->abandoned_);
+          routed = work(self->parser_->get());
+        }
+        net::dispatch(self->socket_.get_executor(),
+                      [self, routed = std::move(routed), reserved]() mutable {
+                        if (reserved > 0)
+                          self->connections_->answers().release(self->address_, reserved);
+                        beast::error_code ignored;
+                        self->socket_.cancel(ignored);  // watch_client()'s wait
+                        // Nobody would read the answer (or it was cut short): the connection and
+                        // body go.
+                        if (self->abandoned_.load() || self->client_gone()) return self->do_close();
+                        self->write_answer(std::move(routed));
+                      });
+      });
   if (queued) return watch_client();
   if (reserved > 0) connections_->answers().release(address_, reserved);
   const std::size_t per_address = long_gradings_->max_per_address();
@@ -74,8 +76,8 @@ void Session::route_long(std::function<Routed(const Request&)> work, std::size_t
       {error_code::kRateLimited,
        "this request takes long (a long grading, a large answer, a regrade or a problem file "
        "to load), and the server already has its maximum of such work queued or running (" +
-           std::to_string(long_gradings_->max_total()) + " in all, " +
-           std::to_string(per_address) + " per client address); try again in a few seconds",
+           std::to_string(long_gradings_->max_total()) + " in all, " + std::to_string(per_address) +
+           " per client address); try again in a few seconds",
        ""},
       parser_->get().version(), parser_->get().keep_alive());
   response.set(http::field::retry_after, std::to_string(limits::kLongGradingRetryAfter.count()));
@@ -94,8 +96,8 @@ void Session::watch_client() {
 
 bool Session::client_gone() const {
   char byte = 0;
-  const ssize_t n = ::recv(const_cast<tcp::socket&>(socket_).native_handle(), &byte, 1,
-                           MSG_PEEK | MSG_DONTWAIT);
+  const ssize_t n =
+      ::recv(const_cast<tcp::socket&>(socket_).native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
   if (n == 0) return true;  // end of stream: the client has closed its side
   return n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR;
 }

@@ -45,7 +45,11 @@ void Session::on_hello(beast::error_code ec) {
     // Plain HTTP (an http:// URL for an https:// server): told so in plain HTTP, and closed.
     idle_ = false;
     tls_.reset();
-    pending_ = {std::chrono::steady_clock::now(), std::chrono::system_clock::now(), "", "", "",
+    pending_ = {std::chrono::steady_clock::now(),
+                std::chrono::system_clock::now(),
+                "",
+                "",
+                "",
                 std::nullopt};
     const Error error{error_code::kBadRequest,
                       "this port speaks HTTPS: a connection must begin with a TLS handshake, "

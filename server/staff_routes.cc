@@ -31,30 +31,28 @@ Response unavailable(const Error& error, unsigned version, bool keep_alive) {
                       version, keep_alive);
 }
 
-Json nullable(const std::optional<std::string>& text) {
-  return text ? Json(*text) : Json(nullptr);
-}
+Json nullable(const std::optional<std::string>& text) { return text ? Json(*text) : Json(nullptr); }
 
 Json record_summary(const store::SubmissionRecord& r) {
   Json failing = Json::array();
   for (const auto& input : r.failing_inputs) failing.push_back(input);
-  return Json{{"id", r.id},
-              {"time", store::format_rfc3339_ms(r.time)},
-              {"problem", r.problem},
-              {"problem_sha256", r.problem_sha256},
-              {"student", nullable(r.student)},
-              {"key", nullable(r.key)},
-              {"passed", r.passed},
-              {"score", number_to_json(r.score)},
-              {"tests", {{"total", r.tests_total}, {"passed", r.tests_passed},
-                         {"failed", r.tests_failed}}},
-              {"failing_inputs", std::move(failing)},
-              {"regrade_of", nullable(r.regrade_of)},
-              // The LMS course and link of a launched student's grading (§11), else null.
-              {"lms", r.lms_context || r.lms_resource_link
-                          ? Json{{"context", nullable(r.lms_context)},
-                                 {"resource_link", nullable(r.lms_resource_link)}}
-                          : Json(nullptr)}};
+  return Json{
+      {"id", r.id},
+      {"time", store::format_rfc3339_ms(r.time)},
+      {"problem", r.problem},
+      {"problem_sha256", r.problem_sha256},
+      {"student", nullable(r.student)},
+      {"key", nullable(r.key)},
+      {"passed", r.passed},
+      {"score", number_to_json(r.score)},
+      {"tests", {{"total", r.tests_total}, {"passed", r.tests_passed}, {"failed", r.tests_failed}}},
+      {"failing_inputs", std::move(failing)},
+      {"regrade_of", nullable(r.regrade_of)},
+      // The LMS course and link of a launched student's grading (§11), else null.
+      {"lms", r.lms_context || r.lms_resource_link
+                  ? Json{{"context", nullable(r.lms_context)},
+                         {"resource_link", nullable(r.lms_resource_link)}}
+                  : Json(nullptr)}};
 }
 
 std::string dump(const Json& json) {
@@ -81,8 +79,9 @@ Result<store::SubmissionQuery> parse_submission_query(std::string_view query, bo
   parsed.limit = csv ? 0 : limits::kDefaultListLimit;  // CSV: 0 = every record
   const auto pairs = lti::form_pairs(query);
   if (!pairs) {
-    return bad_parameter("", "the query string is not valid: each '%' must be followed by two "
-                             "hexadecimal digits");
+    return bad_parameter("",
+                         "the query string is not valid: each '%' must be followed by two "
+                         "hexadecimal digits");
   }
   std::vector<std::string> seen;
   for (const auto& [name, value] : *pairs) {
@@ -103,8 +102,10 @@ Result<store::SubmissionQuery> parse_submission_query(std::string_view query, bo
     } else if (name == "since" || name == "until") {
       const auto time = store::parse_rfc3339(value);
       if (!time) {
-        return bad_parameter(name, name + " must be an RFC 3339 time such as "
-                                            "2026-12-01T09:00:00Z; it is \"" + value + "\"");
+        return bad_parameter(name, name +
+                                       " must be an RFC 3339 time such as "
+                                       "2026-12-01T09:00:00Z; it is \"" +
+                                       value + "\"");
       }
       (name == "since" ? parsed.since : parsed.until) = *time;
     } else if (name == "limit") {
@@ -121,8 +122,8 @@ Result<store::SubmissionQuery> parse_submission_query(std::string_view query, bo
       parsed.cursor = value;
     } else {
       return bad_parameter(name, "unknown parameter \"" + name +
-                                      "\"; the filters are problem, student, passed, since, "
-                                      "until, limit and cursor");
+                                     "\"; the filters are problem, student, passed, since, "
+                                     "until, limit and cursor");
     }
   }
   return parsed;
@@ -178,8 +179,8 @@ Response get_submission(store::SubmissionStore& store, std::string_view id, unsi
   auto found = store.get(id);
   if (!found) return unavailable(found.error(), version, keep_alive);
   if (!found->has_value()) {
-    return error_answer({error_code::kNotFound, "there is no submission with this id", ""},
-                        version, keep_alive);
+    return error_answer({error_code::kNotFound, "there is no submission with this id", ""}, version,
+                        keep_alive);
   }
   const store::SubmissionRecord& r = **found;
   Json record = record_summary(r);
@@ -271,10 +272,11 @@ Response regrade(const Problem& problem, std::string_view problem_sha256,
     const store::SubmissionRecord& before = *regraded[i].before;
     const store::SubmissionRecord& after = regraded[i].after;
     if (before.passed == after.passed && before.score == after.score) continue;
-    changed.push_back({{"student", nullable(after.student)},
-                       {"submission_id", after.id},
-                       {"before", {{"passed", before.passed}, {"score", number_to_json(before.score)}}},
-                       {"after", {{"passed", after.passed}, {"score", number_to_json(after.score)}}}});
+    changed.push_back(
+        {{"student", nullable(after.student)},
+         {"submission_id", after.id},
+         {"before", {{"passed", before.passed}, {"score", number_to_json(before.score)}}},
+         {"after", {{"passed", after.passed}, {"score", number_to_json(after.score)}}}});
   }
   if (failure) return unavailable(*failure, version, keep_alive);
   Json answer = {{"regraded", regraded.size()}, {"changed", std::move(changed)}};

@@ -28,7 +28,8 @@ class GroupCommitter {
  public:
   // Writes a whole batch in one transaction: one outcome per commit, in order, or one error
   // for all (nothing written).
-  using BatchWriter = std::function<Result<std::vector<CommitOutcome>>(std::vector<PendingCommit>&)>;
+  using BatchWriter =
+      std::function<Result<std::vector<CommitOutcome>>(std::vector<PendingCommit>&)>;
 
   GroupCommitter(BatchWriter writer, std::size_t max_batch);
   ~GroupCommitter();  // close()

@@ -128,7 +128,8 @@ const std::vector<std::string_view>& migrations() {
 
 Result<int> migrate(SqlConnection& connection, Dialect dialect) {
   if (dialect == Dialect::kSqlite) return migrate_locked(connection, dialect);
-  if (auto r = connection.exec_script("SELECT pg_advisory_lock(" + std::string(kMigrationLock) + ")");
+  if (auto r =
+          connection.exec_script("SELECT pg_advisory_lock(" + std::string(kMigrationLock) + ")");
       !r) {
     return r.error();
   }

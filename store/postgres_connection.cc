@@ -29,9 +29,9 @@ std::string trimmed(const char* message) {
 Result<std::unique_ptr<SqlConnection>> PostgresConnection::open(const std::string& uri) {
   // Keywords beside the URI, so that the URI's own settings stay as given.
   const std::string timeout = std::to_string(limits::kPostgresConnectTimeout.count());
-  const std::string options = "-c statement_timeout=" +
-                              std::to_string(limits::kPostgresStatementTimeout.count() * 1000) +
-                              " -c client_min_messages=warning";
+  const std::string options =
+      "-c statement_timeout=" + std::to_string(limits::kPostgresStatementTimeout.count() * 1000) +
+      " -c client_min_messages=warning";
   const char* keywords[] = {"dbname", "connect_timeout", "options", "application_name", nullptr};
   const char* values[] = {uri.c_str(), timeout.c_str(), options.c_str(), "headgrader", nullptr};
   PGconn* conn = PQconnectdbParams(keywords, values, /*expand_dbname=*/1);
@@ -87,10 +87,9 @@ Result<std::vector<SqlRow>> PostgresConnection::query(std::string_view sql,
   if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
     const char* state = PQresultErrorField(result, PG_DIAG_SQLSTATE);
     last_sqlstate_ = state != nullptr ? state : "";
-    Error failure =
-        result != nullptr
-            ? store_error("PostgreSQL: " + trimmed(PQresultErrorMessage(result)))
-            : error("running a statement");
+    Error failure = result != nullptr
+                        ? store_error("PostgreSQL: " + trimmed(PQresultErrorMessage(result)))
+                        : error("running a statement");
     PQclear(result);
     return failure;
   }

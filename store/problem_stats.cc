@@ -31,10 +31,9 @@ ProblemStats compute_stats(std::string problem, const StatsInputs& inputs) {
         static_cast<double>(first_passed) / static_cast<double>(stats.students);
   }
   for (const auto& [input, students] : failing) stats.common_failures.push_back({input, students});
-  std::stable_sort(stats.common_failures.begin(), stats.common_failures.end(),
-                   [](const CommonFailure& a, const CommonFailure& b) {
-                     return a.students > b.students;
-                   });
+  std::stable_sort(
+      stats.common_failures.begin(), stats.common_failures.end(),
+      [](const CommonFailure& a, const CommonFailure& b) { return a.students > b.students; });
   if (stats.common_failures.size() > kCommonFailures) stats.common_failures.resize(kCommonFailures);
   return stats;
 }

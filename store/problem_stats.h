@@ -23,8 +23,8 @@ struct CommonFailure {
 
 struct ProblemStats {
   std::string problem;
-  std::int64_t submissions = 0;     // gradings, regradings aside
-  std::int64_t students = 0;        // students with at least one grading
+  std::int64_t submissions = 0;      // gradings, regradings aside
+  std::int64_t students = 0;         // students with at least one grading
   std::int64_t students_passed = 0;  // students whose latest grading passed
   // Of the students, the share whose first grading passed; nullopt when there are none.
   std::optional<double> first_try_pass_rate;

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <charconv>
-#include <nlohmann/json.hpp>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <numeric>
 #include <set>
 
@@ -29,7 +29,8 @@ constexpr std::string_view kInsertHead =
     "INSERT INTO submissions (id, time_ms, problem, problem_sha256, student, key_name, body, "
     "passed, score, tests_total, tests_passed, tests_failed, failing_inputs, answer, regrade_of, "
     "idem_scope, idem_key, idem_body_sha256, lms_context, lms_resource_link) VALUES";
-constexpr std::string_view kInsertTail = " ON CONFLICT (idem_scope, idem_key) DO NOTHING RETURNING id";
+constexpr std::string_view kInsertTail =
+    " ON CONFLICT (idem_scope, idem_key) DO NOTHING RETURNING id";
 constexpr std::string_view kInsertPassback =
     "INSERT INTO passback (id, submission_id, issuer, client_id, lineitem, payload, status, "
     "attempts, last_status, last_error, next_attempt_ms, created_ms) VALUES ($1, $2, $3, $4, $5, "
@@ -237,10 +238,9 @@ Result<std::vector<CommitOutcome>> SqlStore::write_batch_once(std::vector<Pendin
       continue;
     }
     if (const auto& passback = batch[i].passback) {
-      auto queued = db.query(kInsertPassback,
-                             {new_submission_id(record.time), record.id, passback->issuer,
-                              passback->client_id, passback->lineitem, passback->payload,
-                              record.time});
+      auto queued = db.query(kInsertPassback, {new_submission_id(record.time), record.id,
+                                               passback->issuer, passback->client_id,
+                                               passback->lineitem, passback->payload, record.time});
       if (!queued) return fail(queued.error());
     }
     outcomes[i] = {true, record};
@@ -258,9 +258,8 @@ Result<std::vector<SqlRow>> SqlStore::run(std::string_view sql,
 
 Result<std::optional<SubmissionRecord>> SqlStore::find_one(std::string_view where,
                                                            const std::vector<SqlValue>& params) {
-  auto found = run("SELECT " + std::string(kColumns) + " FROM submissions WHERE " +
-                       std::string(where),
-                   params);
+  auto found = run(
+      "SELECT " + std::string(kColumns) + " FROM submissions WHERE " + std::string(where), params);
   if (!found) return found.error();
   if (found->empty()) return std::optional<SubmissionRecord>();
   return std::optional<SubmissionRecord>(rows::record(found->front()));
@@ -317,8 +316,7 @@ Result<SubmissionPage> SqlStore::list(const SubmissionQuery& query) {
   return page;
 }
 
-Result<WindowUse> SqlStore::gradings_since(const RateScope& scope, TimeMs since,
-                                           std::int64_t cap) {
+Result<WindowUse> SqlStore::gradings_since(const RateScope& scope, TimeMs since, std::int64_t cap) {
   cap = std::max<std::int64_t>(cap, 1);
   std::string where = "regrade_of IS NULL AND time_ms >= $1 AND ";
   std::vector<SqlValue> params = {since};
@@ -347,12 +345,12 @@ Result<WindowUse> SqlStore::gradings_since(const RateScope& scope, TimeMs since,
 }
 
 Result<std::optional<double>> SqlStore::best_score(std::string_view problem,
-                                                  std::string_view student,
-                                                  std::string_view resource_link) {
-  auto found = run(
-      "SELECT MAX(score) FROM submissions WHERE problem = $1 AND student = $2 AND "
-      "lms_resource_link = $3 AND regrade_of IS NULL",
-      {std::string(problem), std::string(student), std::string(resource_link)});
+                                                   std::string_view student,
+                                                   std::string_view resource_link) {
+  auto found =
+      run("SELECT MAX(score) FROM submissions WHERE problem = $1 AND student = $2 AND "
+          "lms_resource_link = $3 AND regrade_of IS NULL",
+          {std::string(problem), std::string(student), std::string(resource_link)});
   if (!found) return found.error();
   if (found->empty() || !found->front()[0]) return std::optional<double>();
   return std::optional<double>(rows::real(found->front()[0]));

@@ -110,10 +110,10 @@ Result<bool> SqlStore::mark_passback_retry(std::string_view id, std::optional<in
 }
 
 Result<bool> SqlStore::retry_passback(std::string_view id, TimeMs now) {
-  auto retried = run(
-      "UPDATE passback SET status = 'pending', next_attempt_ms = $2 WHERE id = $1 AND "
-      "status = 'failed' RETURNING id",
-      {std::string(id), now});
+  auto retried =
+      run("UPDATE passback SET status = 'pending', next_attempt_ms = $2 WHERE id = $1 AND "
+          "status = 'failed' RETURNING id",
+          {std::string(id), now});
   if (!retried) return retried.error();
   return !retried->empty();
 }
@@ -181,17 +181,23 @@ Result<bool> SqlStore::put_student_token(const StudentToken& token) {
 
 Result<std::optional<StudentToken>> SqlStore::find_student_token(std::string_view token_sha256,
                                                                  TimeMs now) {
-  auto found = run(
-      "SELECT token_sha256, student, problem, issuer, client_id, context, resource_link, "
-      "lineitem, expires_ms, details FROM student_tokens WHERE token_sha256 = $1 AND "
-      "expires_ms > $2",
-      {std::string(token_sha256), now});
+  auto found =
+      run("SELECT token_sha256, student, problem, issuer, client_id, context, resource_link, "
+          "lineitem, expires_ms, details FROM student_tokens WHERE token_sha256 = $1 AND "
+          "expires_ms > $2",
+          {std::string(token_sha256), now});
   if (!found) return found.error();
   if (found->empty()) return std::optional<StudentToken>();
   const SqlRow& row = found->front();
-  StudentToken token{row[0].value_or(""), row[1].value_or(""), row[2].value_or(""),
-                     row[3].value_or(""), row[4].value_or(""), row[5],
-                     row[6],              row[7],              rows::integer(row[8]),
+  StudentToken token{row[0].value_or(""),
+                     row[1].value_or(""),
+                     row[2].value_or(""),
+                     row[3].value_or(""),
+                     row[4].value_or(""),
+                     row[5],
+                     row[6],
+                     row[7],
+                     rows::integer(row[8]),
                      row[9].value_or("")};
   return std::optional<StudentToken>(std::move(token));
 }

@@ -112,7 +112,7 @@ struct SubmissionQuery {
   std::optional<TimeMs> since;
   std::optional<TimeMs> until;
   int limit = limits::kDefaultListLimit;  // 1..limits::kMaxListLimit
-  std::string cursor;  // "" for the first page, else a next_cursor
+  std::string cursor;                     // "" for the first page, else a next_cursor
 };
 
 struct SubmissionPage {
@@ -130,7 +130,7 @@ struct RateScope {
 
 // Gradings in a window, counted up to a cap.
 struct WindowUse {
-  std::int64_t count = 0;             // min(gradings in the window, cap)
+  std::int64_t count = 0;               // min(gradings in the window, cap)
   std::optional<TimeMs> cap_th_newest;  // when count == cap: the time of the cap-th newest
 };
 
@@ -141,7 +141,7 @@ struct StudentSummary {
   SubmissionRecord latest;    // the latest record, regradings included
 };
 struct StatsInputs {
-  std::int64_t submissions = 0;  // gradings of the problem, regradings aside
+  std::int64_t submissions = 0;          // gradings of the problem, regradings aside
   std::vector<StudentSummary> students;  // ascending student
 };
 

@@ -18,7 +18,8 @@ void expect_near(const Matrix& actual, const Matrix& expected, double tolerance)
   ASSERT_EQ(actual.cols(), expected.cols());
   for (Eigen::Index i = 0; i < actual.rows(); ++i) {
     for (Eigen::Index j = 0; j < actual.cols(); ++j) {
-      EXPECT_NEAR(actual(i, j), expected(i, j), tolerance) << "at (" << i + 1 << ", " << j + 1 << ")";
+      EXPECT_NEAR(actual(i, j), expected(i, j), tolerance)
+          << "at (" << i + 1 << ", " << j + 1 << ")";
     }
   }
 }
@@ -32,29 +33,34 @@ TEST(Attention, Exercise2PartCAndDMatchTheHandoutForAbcce) {
   expect_near(t.embeddings, rows({{1, 0}, {0, 1}, {0, 1}, {0, 1}, {1, 0}}), 0);
   expect_near(t.Q, rows({{1}, {1}, {1}, {1}, {1}}), 0);
   expect_near(t.K, rows({{0}, {5}, {5}, {5}, {0}}), 0);
-  expect_near(t.scores, rows({{0, 5, 5, 5, 0}, {0, 5, 5, 5, 0}, {0, 5, 5, 5, 0},
-                              {0, 5, 5, 5, 0}, {0, 5, 5, 5, 0}}), 0);
-  expect_near(t.attention, rows({{1, 0, 0, 0, 0},
-                                 {0.0067, 0.9933, 0, 0, 0},
-                                 {0.0034, 0.4983, 0.4983, 0, 0},
-                                 {0.0022, 0.3326, 0.3326, 0.3326, 0},
-                                 {0.0022, 0.3318, 0.3318, 0.3318, 0.0022}}),
+  expect_near(
+      t.scores,
+      rows({{0, 5, 5, 5, 0}, {0, 5, 5, 5, 0}, {0, 5, 5, 5, 0}, {0, 5, 5, 5, 0}, {0, 5, 5, 5, 0}}),
+      0);
+  expect_near(t.attention,
+              rows({{1, 0, 0, 0, 0},
+                    {0.0067, 0.9933, 0, 0, 0},
+                    {0.0034, 0.4983, 0.4983, 0, 0},
+                    {0.0022, 0.3326, 0.3326, 0.3326, 0},
+                    {0.0022, 0.3318, 0.3318, 0.3318, 0.0022}}),
               kHandoutDigits);
   expect_near(t.V, rows({{1, 0}, {0, 1}, {0, 1}, {0, 1}, {1, 0}}), 0);
-  expect_near(t.output, rows({{1, 0}, {0.0067, 0.9933}, {0.0034, 0.9966}, {0.0022, 0.9978},
-                              {0.0045, 0.9955}}),
-              kHandoutDigits);
+  expect_near(
+      t.output,
+      rows({{1, 0}, {0.0067, 0.9933}, {0.0034, 0.9966}, {0.0022, 0.9978}, {0.0045, 0.9955}}),
+      kHandoutDigits);
 }
 
 TEST(Attention, Exercise2PartEUniformKeysGiveTheConsonantProportion) {
   const Problem& p = bundled("consonant-proportion");
   const HeadWeights w{rows({{1, 1}}), rows({{1, 1}}), rows({{1, 0}, {0, 1}})};
   const auto t = run_head(p.head, w, tokens_of(p, "abcce"));
-  expect_near(t.attention, rows({{1, 0, 0, 0, 0},
-                                 {0.5, 0.5, 0, 0, 0},
-                                 {0.3333, 0.3333, 0.3333, 0, 0},
-                                 {0.25, 0.25, 0.25, 0.25, 0},
-                                 {0.2, 0.2, 0.2, 0.2, 0.2}}),
+  expect_near(t.attention,
+              rows({{1, 0, 0, 0, 0},
+                    {0.5, 0.5, 0, 0, 0},
+                    {0.3333, 0.3333, 0.3333, 0, 0},
+                    {0.25, 0.25, 0.25, 0.25, 0},
+                    {0.2, 0.2, 0.2, 0.2, 0.2}}),
               kHandoutDigits);
   expect_near(t.output, rows({{1, 0}, {0.5, 0.5}, {0.3333, 0.6667}, {0.25, 0.75}, {0.4, 0.6}}),
               kHandoutDigits);
@@ -66,11 +72,12 @@ TEST(Attention, Exercise3PartCAndDMatchTheHandoutForCbcce) {
   const auto t = run_head(p.head, w, tokens_of(p, "cbcce"));
   expect_near(t.embeddings, rows({{0, 1, 1}, {0, 1, 0}, {0, 1, 0}, {0, 1, 0}, {1, 0, 0}}), 0);
   expect_near(t.K, rows({{5}, {0}, {0}, {0}, {0}}), 0);
-  expect_near(t.attention, rows({{1, 0, 0, 0, 0},
-                                 {0.9933, 0.0067, 0, 0, 0},
-                                 {0.9867, 0.0066, 0.0066, 0, 0},
-                                 {0.9802, 0.0066, 0.0066, 0.0066, 0},
-                                 {0.9738, 0.0066, 0.0066, 0.0066, 0.0066}}),
+  expect_near(t.attention,
+              rows({{1, 0, 0, 0, 0},
+                    {0.9933, 0.0067, 0, 0, 0},
+                    {0.9867, 0.0066, 0.0066, 0, 0},
+                    {0.9802, 0.0066, 0.0066, 0.0066, 0},
+                    {0.9738, 0.0066, 0.0066, 0.0066, 0.0066}}),
               kHandoutDigits);
   expect_near(t.V, rows({{1, 0}, {1, 0}, {1, 0}, {1, 0}, {0, 0}}), 0);
   expect_near(t.output, rows({{1, 0}, {1, 0}, {1, 0}, {1, 0}, {0.9934, 0}}), kHandoutDigits);
@@ -119,7 +126,8 @@ TEST(Attention, AgreesWithAnIndependentComputationOnRandomHeads) {
     return low + (high - low) * static_cast<double>(rng.next() >> 11) * 0x1p-53;
   };
   for (int trial = 0; trial < 200; ++trial) {
-    const int n_e = 1 + static_cast<int>(rng.next() % 4), n_q = 1 + static_cast<int>(rng.next() % 3),
+    const int n_e = 1 + static_cast<int>(rng.next() % 4),
+              n_q = 1 + static_cast<int>(rng.next() % 3),
               n_v = 1 + static_cast<int>(rng.next() % 3), L = 1 + static_cast<int>(rng.next() % 12);
     const double range = trial < 100 ? 3.0 : 1e3;  // sharp heads too
     HeadSpec spec{Matrix::NullaryExpr(n_e, 5, [&] { return uniform(-range, range); }),

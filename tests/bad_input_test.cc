@@ -229,8 +229,8 @@ TEST_F(BadInput, EveryRowGetsItsStatusAndCodeAndTheServerKeepsServing) {
   for (const Row& row : rows) {
     SCOPED_TRACE(row.name);
     const std::optional<HttpResponse> response = exchange_raw(port_, row.bytes);
-    ASSERT_TRUE(response.has_value()) << "no answer; server stderr tail: "
-                                      << server_->stderr_text().substr(0, 2000);
+    ASSERT_TRUE(response.has_value())
+        << "no answer; server stderr tail: " << server_->stderr_text().substr(0, 2000);
     EXPECT_EQ(response->result_int(), row.status) << response->body();
     EXPECT_EQ((*response)[http::field::content_type], "application/json");
     const Json body = Json::parse(response->body(), nullptr, /*allow_exceptions=*/false);

@@ -1,11 +1,11 @@
 // The command-line program as an instructor runs it.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 
 #include <array>
 #include <cstdio>
 #include <fstream>
 #include <string>
-#include <sys/wait.h>
 
 #include "headgrader/diagnosis.h"
 #include "headgrader/grade.h"
@@ -88,8 +88,9 @@ TEST(Cli, ValidateRefusesAProblemThatTestsNothing) {
 
 TEST(Cli, GradePrintsExactlyTheServersJson) {
   const std::string body = R"({"W_q": [[1, 1]], "W_k": [[0, 2]], "W_V": [[1, 0], [0, 1]]})";
-  const auto r = run("grade --problem consonant-anywhere --problems " HEADGRADER_SOURCE_DIR
-                     "/problems " + write_temp("soft.json", body));
+  const auto r =
+      run("grade --problem consonant-anywhere --problems " HEADGRADER_SOURCE_DIR "/problems " +
+          write_temp("soft.json", body));
   EXPECT_EQ(r.exit_code, 1);  // graded, failed
   const Problem& p = testing::bundled("consonant-anywhere");
   const auto submission = parse_submission(p, body);
@@ -100,7 +101,8 @@ TEST(Cli, GradePrintsExactlyTheServersJson) {
 TEST(Cli, GradeTextShowsTheFailingStringAndTheAttentionMatrix) {
   const std::string body = R"({"W_q": [[1, 1]], "W_k": [[0, 2]], "W_V": [[1, 0], [0, 1]]})";
   const auto r = run("grade --text --problem consonant-anywhere --problems " HEADGRADER_SOURCE_DIR
-                     "/problems " + write_temp("soft.json", body));
+                     "/problems " +
+                     write_temp("soft.json", body));
   EXPECT_NE(r.out.find("failure 1 of"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\"ab\""), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("attention = softmax of each row\n             a      b\n"
@@ -118,20 +120,22 @@ TEST(Cli, GradeTextShowsTheFailingStringAndTheAttentionMatrix) {
 }
 
 TEST(Cli, GradeOfAHandoutSolutionExitsZero) {
-  const auto r = run("grade --problem first-position --problems " HEADGRADER_SOURCE_DIR
-                     "/problems " +
-                     write_temp("first.json", R"({"W_q": [[1, 1, 0]], "W_k": [[0, 0, 5]],
+  const auto r =
+      run("grade --problem first-position --problems " HEADGRADER_SOURCE_DIR "/problems " +
+          write_temp("first.json", R"({"W_q": [[1, 1, 0]], "W_k": [[0, 0, 5]],
                                                  "W_V": [[0, 1, 0], [0, 0, 0]]})"));
   EXPECT_EQ(r.exit_code, 0) << r.out;
 }
 
 TEST(Cli, GradeOfABadSubmissionPrintsTheErrorBody) {
-  const auto r = run("grade --problem consonant-anywhere --problems " HEADGRADER_SOURCE_DIR
-                     "/problems " +
-                     write_temp("bad.json", R"({"W_q": [[1, 1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]})"));
+  const auto r = run(
+      "grade --problem consonant-anywhere --problems " HEADGRADER_SOURCE_DIR "/problems " +
+      write_temp("bad.json", R"({"W_q": [[1, 1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]})"));
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.out, R"({"error":{"code":"wrong_shape","message":"W_q must have 2 columns (one per embedding feature, n_e = 2); it has 3","field":"W_q"}})"
-                   "\n");
+  EXPECT_EQ(
+      r.out,
+      R"({"error":{"code":"wrong_shape","message":"W_q must have 2 columns (one per embedding feature, n_e = 2); it has 3","field":"W_q"}})"
+      "\n");
 }
 
 TEST(Cli, HelpAfterACommandPrintsTheUsageAndExitsZero) {

@@ -330,10 +330,12 @@ TEST_F(KeyedServer, ValidatingProblemsThatTakeSecondsToProveLeavesHealthAnswered
   slow["strings"] = {{"max_length", 20}, {"exhaustive_length", 20}};
   slow["reference"]["W_k"] = Json::array({Json::array({0, 0, 8})});
   const std::string text = slow.dump();
-  const std::string raw = "POST /v1/problems/validate HTTP/1.1\r\nHost: localhost\r\n"
-                          "Authorization: Bearer " + staff_ +
-                          "\r\nContent-Type: application/json\r\nContent-Length: " +
-                          std::to_string(text.size()) + "\r\n\r\n" + text;
+  const std::string raw =
+      "POST /v1/problems/validate HTTP/1.1\r\nHost: localhost\r\n"
+      "Authorization: Bearer " +
+      staff_ +
+      "\r\nContent-Type: application/json\r\nContent-Length: " + std::to_string(text.size()) +
+      "\r\n\r\n" + text;
   Client first(port_), second(port_);
   first.write_raw(raw);
   second.write_raw(raw);
@@ -344,8 +346,8 @@ TEST_F(KeyedServer, ValidatingProblemsThatTakeSecondsToProveLeavesHealthAnswered
   while (!(first.readable() && second.readable()) && std::chrono::steady_clock::now() < give_up) {
     const auto start = std::chrono::steady_clock::now();
     EXPECT_EQ(call(port_, "GET", "/healthz").result_int(), 200);
-    worst = std::max(worst, std::chrono::duration<double, std::milli>(
-                                std::chrono::steady_clock::now() - start));
+    worst = std::max(
+        worst, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start));
     ++probes;
     std::this_thread::sleep_for(20ms);
   }

@@ -304,8 +304,7 @@ TEST(ExhaustiveGrading, RowsExactlyAtTheToleranceAreJudgedAsOnTheirOwn) {
     const auto out = run_head(p.head, soft, s).output;
     p.tolerance = (out - expected_output(p, s)).cwiseAbs().maxCoeff();
     const auto fast = grade(p, soft, 100);
-    EXPECT_EQ(report_json(p, fast), report_json(p, grade_each_string(p, soft, 100)))
-        << text;
+    EXPECT_EQ(report_json(p, fast), report_json(p, grade_each_string(p, soft, 100))) << text;
     EXPECT_TRUE(std::none_of(fast.failures.begin(), fast.failures.end(),
                              [&](const Failure& f) { return f.input == s; }))
         << text << " is exactly at the tolerance and must pass";

@@ -24,8 +24,8 @@ const fs::path kRoot = HEADGRADER_SOURCE_DIR;
 
 std::vector<fs::path> inputs_of(const std::string& harness) {
   std::vector<fs::path> files;
-  for (const fs::path& dir : {kRoot / "tests/data/fuzz-regressions" / harness,
-                              kRoot / "fuzz/corpus" / harness}) {
+  for (const fs::path& dir :
+       {kRoot / "tests/data/fuzz-regressions" / harness, kRoot / "fuzz/corpus" / harness}) {
     std::error_code ec;
     for (const auto& entry : fs::directory_iterator(dir, ec)) {
       if (entry.is_regular_file() && entry.path().filename() != "README.md") {

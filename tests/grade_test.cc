@@ -130,10 +130,9 @@ TEST(Grade, MaxFailuresBoundsTheListNotTheCount) {
   const auto many = grade(p, kAnywhereSolution, 100);
   EXPECT_EQ(many.failed, none.failed);
   EXPECT_EQ(many.failures.size(), std::min<std::uint64_t>(100, many.failed));
-  EXPECT_TRUE(std::is_sorted(many.failures.begin(), many.failures.end(),
-                             [](const Failure& a, const Failure& b) {
-                               return shortlex_less(a.input, b.input);
-                             }));
+  EXPECT_TRUE(std::is_sorted(
+      many.failures.begin(), many.failures.end(),
+      [](const Failure& a, const Failure& b) { return shortlex_less(a.input, b.input); }));
 }
 
 TEST(Grade, ExamplesAreReportedInTheProblemsOrder) {
@@ -158,7 +157,8 @@ TEST(Grade, TwoGradingsAreByteIdentical) {
 
 TEST(GradeJson, HasTheContractsKeysInOrderWithMaskedScoresAsNull) {
   const Problem& p = bundled("consonant-anywhere");
-  auto submission = parse_submission(p, R"({"W_q": [[1, 1]], "W_k": [[0, 2]], "W_V": [[1, 0], [0, 1]],
+  auto submission =
+      parse_submission(p, R"({"W_q": [[1, 1]], "W_k": [[0, 2]], "W_V": [[1, 0], [0, 1]],
                                             "max_failures": 1})");
   ASSERT_TRUE(submission.ok());
   const auto json =

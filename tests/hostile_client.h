@@ -3,10 +3,9 @@
 // bytes out, one parsed answer in, and what the server process holds (RSS, descriptors).
 #pragma once
 
+#include <dirent.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
-
-#include <dirent.h>
 
 #include <chrono>
 #include <fstream>

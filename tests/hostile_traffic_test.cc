@@ -45,10 +45,8 @@ Json first_position(const std::string& id, int length, int max_length, int rando
     problem["W_P"][1].push_back(0);
     problem["W_P"][2].push_back(i == 0 ? 1 : 0);
   }
-  problem["strings"] = {{"max_length", max_length},
-                        {"exhaustive_length", length},
-                        {"random", random},
-                        {"seed", 7}};
+  problem["strings"] = {
+      {"max_length", max_length}, {"exhaustive_length", length}, {"random", random}, {"seed", 7}};
   problem["reference"]["W_k"] = Json::array({Json::array({0, 0, 8})});
   return problem;
 }
@@ -112,8 +110,8 @@ TEST(HostileConnections, AtTheCapTheAttackersLongestIdleKeepAliveConnectionMakes
   // The oldest idle one was closed for it; the others still serve.
   EXPECT_TRUE(held[0]->closed_within(1000ms));
   for (int i = 1; i < 4; ++i) {
-    const std::optional<HttpResponse> answer = held[static_cast<std::size_t>(i)]->send(
-        get_request("/healthz"));
+    const std::optional<HttpResponse> answer =
+        held[static_cast<std::size_t>(i)]->send(get_request("/healthz"));
     ASSERT_TRUE(answer.has_value()) << i;
     EXPECT_EQ(answer->result(), http::status::ok);
   }
@@ -210,8 +208,7 @@ TEST(HostileLongGradings, FortyAbandonedLongGradingsDoNotDelayAnotherClientsGrad
     released = open_descriptors(server.pid()) <= descriptors;
     if (!released) std::this_thread::sleep_for(10ms);
   }
-  EXPECT_TRUE(released) << open_descriptors(server.pid()) << " open, " << descriptors
-                        << " before";
+  EXPECT_TRUE(released) << open_descriptors(server.pid()) << " open, " << descriptors << " before";
 }
 
 TEST(HostileLongGradings, LongGradingsOverTheShareOfOneAddressAreAnswered429WithRetryAfter) {
@@ -285,13 +282,14 @@ void answers_nobody_reads(int length, int connections, std::size_t budget) {
   write_problem(dir, long_examples("wide", length));
   const std::size_t kBudget = budget;
   ServerProcess server({"--problems", dir.string(), "--address", "127.0.0.1", "--port", "0",
-                        "--threads", "2", "--unsent-answer-budget-bytes",
-                        std::to_string(kBudget), "--max-long-gradings-per-address",
+                        "--threads", "2", "--unsent-answer-budget-bytes", std::to_string(kBudget),
+                        "--max-long-gradings-per-address",
                         std::to_string(limits::kMaxLongGradings)});
   const std::uint16_t port = server.wait_listening();
   ASSERT_NE(port, 0);
   const std::string failing = post_request(
-      "/v1/problems/wide/grade", R"({"W_q": [[0, 0]], "W_k": [[0, 0]], "W_V": [[0, 0], [0, 0]], "max_failures": 100})");
+      "/v1/problems/wide/grade",
+      R"({"W_q": [[0, 0]], "W_k": [[0, 0]], "W_V": [[0, 0], [0, 0]], "max_failures": 100})");
   std::size_t answer_size = 0;
   {
     SourcedClient probe(port, kVictim);
@@ -318,12 +316,11 @@ void answers_nobody_reads(int length, int connections, std::size_t budget) {
     EXPECT_EQ(answer->body().size(), answer_size);
   }
   EXPECT_LT(health.stop(), 100);
-  // `connections` answers would be that many times answer_size; the budget and a few answers being built (one
-  // per thread, and the victim's, each with its JSON tree) are what may be held.
+  // `connections` answers would be that many times answer_size; the budget and a few answers being
+  // built (one per thread, and the victim's, each with its JSON tree) are what may be held.
   const std::size_t bound = kBudget + 12 * answer_size;
-  EXPECT_LT(during, before + bound)
-      << "grew by " << (during - before) / 1024 << " KiB; an answer is " << answer_size / 1024
-      << " KiB";
+  EXPECT_LT(during, before + bound) << "grew by " << (during - before) / 1024
+                                    << " KiB; an answer is " << answer_size / 1024 << " KiB";
 }
 
 // 7 MB answers (length 64), 60 connections (32 admitted, the rest answered 429): 220 MB
@@ -347,8 +344,8 @@ TEST(HostileReaders, LargeAnswersOverTheShareOfOneAddressAreAnswered429) {
   const fs::path dir = testing::private_temp_path("hostile-large-answers");
   fs::create_directories(dir);
   write_problem(dir, long_examples("long-examples", 64));
-  ServerProcess server({"--problems", dir.string(), "--address", "127.0.0.1", "--port", "0",
-                        "--threads", "1"});
+  ServerProcess server(
+      {"--problems", dir.string(), "--address", "127.0.0.1", "--port", "0", "--threads", "1"});
   const std::uint16_t port = server.wait_listening();
   ASSERT_NE(port, 0);
   const std::string large = post_request(
@@ -389,9 +386,9 @@ TEST(HostileReaders, LargeAnswersOverTheShareOfOneAddressAreAnswered429) {
   EXPECT_EQ(refused, 1);
   // Once those are answered, the address grades again.
   SourcedClient small(port, kAttacker);
-  const std::optional<HttpResponse> answer = small.send(post_request(
-      "/v1/problems/long-examples/grade",
-      R"({"W_q": [[0, 0]], "W_k": [[0, 0]], "W_V": [[0, 0], [0, 0]]})"));
+  const std::optional<HttpResponse> answer =
+      small.send(post_request("/v1/problems/long-examples/grade",
+                              R"({"W_q": [[0, 0]], "W_k": [[0, 0]], "W_V": [[0, 0], [0, 0]]})"));
   ASSERT_TRUE(answer.has_value());
   EXPECT_EQ(answer->result(), http::status::ok);
   EXPECT_EQ(Json::parse(answer->body())["failures"].size(), 3u);

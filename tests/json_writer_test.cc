@@ -1,5 +1,5 @@
-// The grade answer is written without a JSON tree (include/headgrader/json_writer.h); it must be the
-// very bytes nlohmann's dump() prints for the same document, which earlier answers were and
+// The grade answer is written without a JSON tree (include/headgrader/json_writer.h); it must be
+// the very bytes nlohmann's dump() prints for the same document, which earlier answers were and
 // course systems may compare against.
 #include "headgrader/json_writer.h"
 
@@ -86,15 +86,15 @@ TEST(JsonWriter, StringsAreEscapedAsNlohmannDumpsThem) {
 }
 
 TEST(JsonWriter, IsValidUtf8AcceptsExactlyTheWellFormedSequences) {
-  for (const std::string valid : {"", "ascii", "\xC2\x80", "\xDF\xBF", "\xE0\xA0\x80", "\xED\x9F\xBF",
-                                  "\xEE\x80\x80", "\xF0\x90\x80\x80", "\xF4\x8F\xBF\xBF",
-                                  "ünïcödé → ∑ 字 😀"}) {
+  for (const std::string valid :
+       {"", "ascii", "\xC2\x80", "\xDF\xBF", "\xE0\xA0\x80", "\xED\x9F\xBF", "\xEE\x80\x80",
+        "\xF0\x90\x80\x80", "\xF4\x8F\xBF\xBF", "ünïcödé → ∑ 字 😀"}) {
     EXPECT_TRUE(is_valid_utf8(valid)) << ::testing::PrintToString(valid);
   }
   for (const std::string invalid :
-       {"\x80", "\xBF", "\xC0\xAF", "\xC1\xBF", "\xC2", "\xC2\x7F", "\xE0\x9F\xBF",
-        "\xED\xA0\x80", "\xE1\x80", "\xF0\x8F\xBF\xBF", "\xF4\x90\x80\x80", "\xF5\x80\x80\x80",
-        "\xFF", "a\xE2\x82", "\xE2\x82\xACx\x80"}) {
+       {"\x80", "\xBF", "\xC0\xAF", "\xC1\xBF", "\xC2", "\xC2\x7F", "\xE0\x9F\xBF", "\xED\xA0\x80",
+        "\xE1\x80", "\xF0\x8F\xBF\xBF", "\xF4\x90\x80\x80", "\xF5\x80\x80\x80", "\xFF", "a\xE2\x82",
+        "\xE2\x82\xACx\x80"}) {
     EXPECT_FALSE(is_valid_utf8(invalid)) << ::testing::PrintToString(invalid);
   }
 }
@@ -103,12 +103,19 @@ TEST(JsonWriter, UntrustedBytesPrintAsNlohmannDumpsThemWithReplacement) {
   const auto nlohmann_replacing = [](const std::string& bytes) {
     return Json(bytes).dump(-1, ' ', false, Json::error_handler_t::replace);
   };
-  std::vector<std::string> cases = {"/v1/problems", "/\xff", "/\xC3", "/\xC3(", "/\xE2\x82",
-                                    "/\xF0\x9F\x98", "/\xED\xA0\x80x", "\"quoted\"\t\x01",
-                                    "ünï\xC0\xAF" "cödé"};
+  std::vector<std::string> cases = {"/v1/problems",
+                                    "/\xff",
+                                    "/\xC3",
+                                    "/\xC3(",
+                                    "/\xE2\x82",
+                                    "/\xF0\x9F\x98",
+                                    "/\xED\xA0\x80x",
+                                    "\"quoted\"\t\x01",
+                                    "ünï\xC0\xAF"
+                                    "cödé"};
   // Random byte strings, biased towards the bytes UTF-8 sequences are made of.
   SplitMix64 rng(7);
-  const unsigned char kBytes[] = {'a', '"', '\\', 0x01, 0x7F, 0x80, 0x9F, 0xA0, 0xBF,
+  const unsigned char kBytes[] = {'a',  '"',  '\\', 0x01, 0x7F, 0x80, 0x9F, 0xA0, 0xBF,
                                   0xC2, 0xDF, 0xE0, 0xED, 0xEF, 0xF0, 0xF4, 0xF5, 0xFF};
   for (int n = 0; n < 2000; ++n) {
     std::string bytes(1 + rng.next() % 8, ' ');

@@ -145,7 +145,9 @@ Json consonant_anywhere_examples(int length, const std::string& id) {
 std::string zero_head(int n_q, int max_failures) {
   Json rows = Json::array();
   for (int i = 0; i < n_q; ++i) rows.push_back(Json::array({0, 0}));
-  return Json{{"W_q", rows}, {"W_k", rows}, {"W_V", Json::array({{0, 0}, {0, 0}})},
+  return Json{{"W_q", rows},
+              {"W_k", rows},
+              {"W_V", Json::array({{0, 0}, {0, 0}})},
               {"max_failures", max_failures}}
       .dump();
 }
@@ -169,7 +171,8 @@ std::uint64_t numbers_in(const Json& value) {
 }
 
 TEST(LongGradings, AnswerCostCountsTheNumbersOfAnAnswerWhoseEveryPositionFails) {
-  auto loaded = load_problem_text(consonant_anywhere_examples(20, "wide-20").dump(), "wide-20.json");
+  auto loaded =
+      load_problem_text(consonant_anywhere_examples(20, "wide-20").dump(), "wide-20.json");
   ASSERT_TRUE(std::holds_alternative<Problem>(loaded));
   const Problem& problem = std::get<Problem>(loaded);
   for (const int max_failures : {0, 1, 3, 100}) {
@@ -231,8 +234,8 @@ TEST(LongGradings, TheBundledProblemsAnswerOnTheReadingThreadUpToEightQueryRows)
       for (int i = 0; i < n_q; ++i) rows.push_back(Json(std::vector<int>(problem->n_e, 0)));
       const Json values(std::vector<Json>(problem->n_v, Json(std::vector<int>(problem->n_e, 0))));
       Result<Submission> submission = parse_submission(
-          *problem, Json{{"W_q", rows}, {"W_k", rows}, {"W_V", values}, {"max_failures", 100}}
-                        .dump());
+          *problem,
+          Json{{"W_q", rows}, {"W_k", rows}, {"W_V", values}, {"max_failures", 100}}.dump());
       ASSERT_TRUE(submission) << submission.error().message;
       if (n_q <= 8) {
         EXPECT_LE(answer_cost(*problem, *submission), limits::kLongAnswerNumbers) << problem->id;

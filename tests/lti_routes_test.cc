@@ -11,8 +11,8 @@
 #include "lti_service.h"
 #include "problem_catalog.h"
 #include "router.h"
-#include "service.h"
 #include "rsa_key.h"
+#include "service.h"
 #include "url_encoding.h"
 
 namespace headgrader::server {

@@ -68,9 +68,14 @@ std::vector<std::string> every_request(const std::vector<std::string>& ids,
            "\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
   };
   std::vector<std::string> requests = {
-      get("/v1/problems"), get("/v1/problems", "HEAD"), get("/healthz"), get("/nowhere"),
-      get("/v1/problems/no-such"), get("/v1/problems", "DELETE"),
-      get("/v1/problems/..%2Fconsonant-anywhere.json"), "GARBAGE\r\n\r\n",
+      get("/v1/problems"),
+      get("/v1/problems", "HEAD"),
+      get("/healthz"),
+      get("/nowhere"),
+      get("/v1/problems/no-such"),
+      get("/v1/problems", "DELETE"),
+      get("/v1/problems/..%2Fconsonant-anywhere.json"),
+      "GARBAGE\r\n\r\n",
       "GET /healthz HTTP/1.1\r\nX-Big: " + std::string(20000, 'a') + "\r\n\r\n",
       post("/v1/problems/consonant-anywhere/grade", std::string(1024 * 1024 + 1, ' '))};
   for (const std::string& id : ids) {
@@ -93,8 +98,8 @@ const std::vector<std::string> kGradeBodies = {
     // every kind of body error
     R"({"W_q": [[1, 1]]})", R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0]], "x": 1})",
     R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1], [0, 0]]})",
-    R"({"W_q": "reference", "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]})",
-    R"({"answer": [[0, 5]]})", "{nope", "[]", std::string(100, '['),
+    R"({"W_q": "reference", "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]})", R"({"answer": [[0, 5]]})",
+    "{nope", "[]", std::string(100, '['),
     R"({"W_q": [[1, 1]], "W_k": [[0, 5e9]], "W_V": [[1, 0], [0, 1]]})"};
 
 struct CliRun {
@@ -117,25 +122,24 @@ CliRun run_cli(const std::string& args) {
 std::vector<std::pair<std::string, std::string>> everything_said(const std::string& dir,
                                                                  bool include_gradings) {
   std::vector<std::pair<std::string, std::string>> said;  // (what, text)
-  ServerProcess server({"--port", "0", "--address", "127.0.0.1", "--threads", "2", "--problems",
-                        dir});
+  ServerProcess server(
+      {"--port", "0", "--address", "127.0.0.1", "--threads", "2", "--problems", dir});
   const std::uint16_t port = server.wait_listening();
   if (port == 0) return said;
   for (const std::string& request : every_request(kIds, kGradeBodies)) {
-    const bool grading = request.starts_with("POST") && request.find("application/json") !=
-                                                             std::string::npos;
+    const bool grading =
+        request.starts_with("POST") && request.find("application/json") != std::string::npos;
     const std::optional<HttpResponse> response = exchange_raw(port, request);
-    const std::string what = request.substr(0, request.find("\r\n")) + " " +
-                             request.substr(request.rfind('\n') + 1, 80);
+    const std::string what =
+        request.substr(0, request.find("\r\n")) + " " + request.substr(request.rfind('\n') + 1, 80);
     if (!response) {
       ADD_FAILURE() << "no answer to " << what;
       continue;
     }
     if (grading && !include_gradings && response->result() == http::status::ok) {
-      said.emplace_back(what + " (grading, key only)", response->body().find("\"reference\"") ==
-                                                               std::string::npos
-                                                           ? ""
-                                                           : "\"reference\"");
+      said.emplace_back(
+          what + " (grading, key only)",
+          response->body().find("\"reference\"") == std::string::npos ? "" : "\"reference\"");
       continue;
     }
     said.emplace_back(what, wire(*response));
@@ -149,8 +153,8 @@ std::vector<std::pair<std::string, std::string>> everything_said(const std::stri
     for (const std::string& body : kGradeBodies) {
       std::ofstream(submission) << body;
       for (const char* mode : {"", " --text"}) {
-        const CliRun run = run_cli("grade --problem " + id + " --problems " + dir + mode + " " +
-                                   submission);
+        const CliRun run =
+            run_cli("grade --problem " + id + " --problems " + dir + mode + " " + submission);
         if (run.exit_code <= 1 && !include_gradings) continue;  // a grading
         said.emplace_back("cli grade " + id + mode + " " + body.substr(0, 60), run.out);
       }
@@ -166,7 +170,8 @@ std::vector<std::pair<std::string, std::string>> everything_said(const std::stri
 TEST(NoLeak, BundledReferencesAppearInNoAnswerLogOrCliOutput) {
   std::set<std::string> secrets;
   for (const std::string& id : kIds) {
-    for (const std::string& matrix : secret_matrices(read_json(kProblemsDir + "/" + id + ".json"))) {
+    for (const std::string& matrix :
+         secret_matrices(read_json(kProblemsDir + "/" + id + ".json"))) {
       secrets.insert(matrix);
     }
   }

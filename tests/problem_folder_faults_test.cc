@@ -75,8 +75,9 @@ TEST(ProblemFolderFaults, SymlinkLoop) {
   Folder dir;
   dir.add_bundled("consonant-anywhere");
   fs::create_symlink("loop.json", dir.path() / "loop.json");
-  expect_refuses_to_start(dir.path().string(),
-                          dir.file("loop.json") + ": cannot be read: Too many levels of symbolic links");
+  expect_refuses_to_start(
+      dir.path().string(),
+      dir.file("loop.json") + ": cannot be read: Too many levels of symbolic links");
 }
 
 TEST(ProblemFolderFaults, DanglingSymlink) {
@@ -122,7 +123,8 @@ TEST(ProblemFolderFaults, MissingFolder) {
 
 TEST(ProblemFolderFaults, EmptyFolder) {
   Folder dir;
-  ServerProcess server({"--port", "0", "--address", "127.0.0.1", "--problems", dir.path().string()});
+  ServerProcess server(
+      {"--port", "0", "--address", "127.0.0.1", "--problems", dir.path().string()});
   const ExitStatus status = server.wait(10s);
   if (!status.exited) {
     // An empty folder may be served (no problems); it must then answer.
@@ -158,8 +160,9 @@ TEST(ProblemFolderFaults, ThousandProblemsAreServed) {
   const HttpResponse list = client.send(http::verb::get, "/v1/problems");
   ASSERT_EQ(list.result(), http::status::ok);
   EXPECT_EQ(Json::parse(list.body())["problems"].size(), 1000u);
-  const HttpResponse graded = client.send(http::verb::post, "/v1/problems/p512/grade",
-                                          R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]})");
+  const HttpResponse graded =
+      client.send(http::verb::post, "/v1/problems/p512/grade",
+                  R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]})");
   ASSERT_EQ(graded.result(), http::status::ok) << graded.body();
   EXPECT_EQ(Json::parse(graded.body())["passed"], true);
   EXPECT_EQ(client.send(http::verb::get, "/v1/problems/p1000").result(), http::status::not_found);

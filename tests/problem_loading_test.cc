@@ -60,7 +60,7 @@ TEST(ProblemLoading, TinyProblemLoads) {
   EXPECT_EQ(p.n_e, 2u);
   EXPECT_EQ(p.n_v, 2u);
   EXPECT_EQ(p.strings.exhaustive_length, 3);  // defaults to max_length
-  EXPECT_EQ(p.exhaustive_total, 14u);          // 2 + 4 + 8
+  EXPECT_EQ(p.exhaustive_total, 14u);         // 2 + 4 + 8
   EXPECT_EQ(p.head.scale, 1.0);
   EXPECT_TRUE(p.head.causal);
 }
@@ -131,8 +131,7 @@ TEST(ProblemLoading, EmptyAlphabetIsNotRepeatedForEveryClassAndExample) {
   auto p = tiny_problem();
   p["alphabet"] = "";
   p["strings"]["examples"] = Json::parse(R"(["ab"])");
-  EXPECT_EQ(defects_of(p),
-            Lines{"tiny.json: alphabet: is empty; it needs at least one character"});
+  EXPECT_EQ(defects_of(p), Lines{"tiny.json: alphabet: is empty; it needs at least one character"});
 }
 
 TEST(ProblemLoading, MissingClassesSuggestsAnEmptyObject) {
@@ -322,8 +321,7 @@ TEST(ProblemLoading, RaggedEmbedding) {
 TEST(ProblemLoading, PositionEmbeddingNeedsTheRowsOfW_E) {
   auto p = tiny_problem();
   p["W_P"] = Json::parse("[[1, 0, 0]]");
-  EXPECT_EQ(defects_of(p),
-            Lines{"tiny.json: W_P: must have 2 rows (n_e, as W_E has); it has 1"});
+  EXPECT_EQ(defects_of(p), Lines{"tiny.json: W_P: must have 2 rows (n_e, as W_E has); it has 1"});
 }
 
 TEST(ProblemLoading, PositionEmbeddingNeedsAColumnPerPosition) {
@@ -458,7 +456,8 @@ TEST(ProblemLoading, ExpectedDividingByZeroOnlyOnAnExample) {
   // example ("bb"), not the prefix where the division fails.
   auto p = tiny_problem();
   p["expected"] = "count(consonant) / count(vowel)";
-  p["strings"] = Json::parse(R"({"max_length": 3, "exhaustive_length": 0, "examples": ["ab", "bb"]})");
+  p["strings"] =
+      Json::parse(R"({"max_length": 3, "exhaustive_length": 0, "examples": ["ab", "bb"]})");
   p["reference"]["W_V"] = Json::parse("[[0, 1]]");
   EXPECT_EQ(defects_of(p), Lines{"tiny.json: expected: divides by zero on the tested string "
                                  "\"bb\" at position 1\n"
@@ -471,8 +470,7 @@ TEST(ProblemLoading, ExpectedDividingByZeroOnlyOnAnExample) {
 TEST(ProblemLoading, ToleranceMustBePositive) {
   auto p = tiny_problem();
   p["tolerance"] = 0;
-  EXPECT_EQ(defects_of(p),
-            Lines{"tiny.json: tolerance: must be a number greater than 0; it is 0"});
+  EXPECT_EQ(defects_of(p), Lines{"tiny.json: tolerance: must be a number greater than 0; it is 0"});
   p["tolerance"] = -0.5;
   EXPECT_EQ(defects_of(p),
             Lines{"tiny.json: tolerance: must be a number greater than 0; it is -0.5"});
@@ -829,7 +827,7 @@ TEST(ProblemLoading, ConsonantAnywhereTestsEveryStringUpToLength8OverTwoGroups) 
   ASSERT_TRUE(std::holds_alternative<ProblemSet>(loaded));
   const Problem* p = std::get<ProblemSet>(loaded).find("consonant-anywhere");
   ASSERT_NE(p, nullptr);
-  EXPECT_EQ(p->exhaustive_total, 510u);  // 2 + 4 + … + 256
+  EXPECT_EQ(p->exhaustive_total, 510u);                     // 2 + 4 + … + 256
   EXPECT_EQ(p->representatives, (std::vector<int>{0, 1}));  // a and b
   EXPECT_EQ(p->spell({p->representatives[0], p->representatives[1]}), "ab");
 }

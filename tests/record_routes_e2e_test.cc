@@ -71,7 +71,8 @@ class RecordRoutes : public ::testing::TestWithParam<Backend> {
     if (!root_.empty()) fs::remove_all(root_, ignored);
   }
   std::uint16_t start(std::vector<std::string> more = {}) {
-    std::vector<std::string> args = {"--port",     "0", "--address", "127.0.0.1",
+    std::vector<std::string> args = {"--port",     "0",
+                                     "--address",  "127.0.0.1",
                                      "--problems", (root_ / "problems").string(),
                                      "--keys",     (root_ / "keys.json").string(),
                                      "--store",    db_->url()};
@@ -94,8 +95,8 @@ class RecordRoutes : public ::testing::TestWithParam<Backend> {
 TEST_P(RecordRoutes, OnlyAStaffKeyMayReadTheRecord) {
   const std::uint16_t port = start();
   ASSERT_NE(port, 0);
-  for (const std::string path : {"/v1/submissions", "/v1/submissions.csv",
-                                 "/v1/submissions/0123", "/v1/problems/consonant-anywhere/stats"}) {
+  for (const std::string path : {"/v1/submissions", "/v1/submissions.csv", "/v1/submissions/0123",
+                                 "/v1/problems/consonant-anywhere/stats"}) {
     const HttpResponse nobody = call(port, "GET", path);
     EXPECT_EQ(nobody.result(), http::status::unauthorized) << path;
     EXPECT_EQ(nobody[http::field::www_authenticate], "Bearer");
@@ -107,18 +108,17 @@ TEST_P(RecordRoutes, OnlyAStaffKeyMayReadTheRecord) {
             http::status::forbidden);
   EXPECT_EQ(call(port, "GET", "/v1/submissions", staff_).result(), http::status::ok);
   EXPECT_EQ(call(port, "GET", "/v1/submissions/0123", staff_).result(), http::status::not_found);
-  EXPECT_EQ(call(port, "GET", "/v1/problems/nope/stats", staff_).result(),
-            http::status::not_found);
-  const HttpResponse wrong_method = call(port, "GET", "/v1/problems/consonant-anywhere/regrade",
-                                         staff_);
+  EXPECT_EQ(call(port, "GET", "/v1/problems/nope/stats", staff_).result(), http::status::not_found);
+  const HttpResponse wrong_method =
+      call(port, "GET", "/v1/problems/consonant-anywhere/regrade", staff_);
   EXPECT_EQ(wrong_method.result(), http::status::method_not_allowed);
   EXPECT_EQ(wrong_method[http::field::allow], "POST");
 }
 
 TEST_P(RecordRoutes, WithoutKeysTheStaffRoutesAreDisabled) {
-  server_ = std::make_unique<ServerProcess>(std::vector<std::string>{
-      "--port", "0", "--address", "127.0.0.1", "--problems", (root_ / "problems").string(),
-      "--store", db_->url()});
+  server_ = std::make_unique<ServerProcess>(
+      std::vector<std::string>{"--port", "0", "--address", "127.0.0.1", "--problems",
+                               (root_ / "problems").string(), "--store", db_->url()});
   const std::uint16_t port = server_->wait_listening();
   ASSERT_NE(port, 0);
   const HttpResponse answer = call(port, "GET", "/v1/submissions");
@@ -155,17 +155,16 @@ TEST_P(RecordRoutes, ListGetAndCsvShowWhatWasGraded) {
   const Json page1 = Json::parse(call(port, "GET", "/v1/submissions?limit=2", staff_).body());
   ASSERT_EQ(page1["submissions"].size(), 2u);
   const Json page2 = Json::parse(
-      call(port, "GET",
-           "/v1/submissions?limit=2&cursor=" + page1["next_cursor"].get<std::string>(), staff_)
+      call(port, "GET", "/v1/submissions?limit=2&cursor=" + page1["next_cursor"].get<std::string>(),
+           staff_)
           .body());
   ASSERT_EQ(page2["submissions"].size(), 1u);
   EXPECT_EQ(page2["submissions"][0]["id"], a["submission_id"]);
   const Json failed = Json::parse(
       call(port, "GET", "/v1/submissions?passed=false&problem=consonant-anywhere", staff_).body());
   EXPECT_EQ(failed["submissions"].size(), 2u);
-  const Json by_student =
-      Json::parse(call(port, "GET", "/v1/submissions?student=bob%2C+%22the%22+builder", staff_)
-                      .body());
+  const Json by_student = Json::parse(
+      call(port, "GET", "/v1/submissions?student=bob%2C+%22the%22+builder", staff_).body());
   ASSERT_EQ(by_student["submissions"].size(), 1u);
   EXPECT_EQ(call(port, "GET", "/v1/submissions?limit=5000", staff_).result(),
             http::status::bad_request);

@@ -42,8 +42,8 @@ std::string expected_grade(const std::string& id, const std::string& body) {
   const Problem& problem = *bundled_problems().find(id);
   const Result<Submission> submission = parse_submission(problem, body);
   EXPECT_TRUE(submission.ok());
-  return report_json(problem, grade_with_diagnosis(problem, submission->weights,
-                                                  submission->max_failures));
+  return report_json(problem,
+                     grade_with_diagnosis(problem, submission->weights, submission->max_failures));
 }
 
 void expect_error(const Routed& routed, http::status status, const std::string& code,

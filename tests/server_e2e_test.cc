@@ -54,8 +54,8 @@ std::string engine_grade(const std::string& id, const std::string& body) {
   const Problem& problem = *bundled_problems().find(id);
   const Result<Submission> submission = parse_submission(problem, body);
   if (!submission) return "unexpected: " + submission.error().message;
-  return report_json(problem, grade_with_diagnosis(problem, submission->weights,
-                                                  submission->max_failures));
+  return report_json(problem,
+                     grade_with_diagnosis(problem, submission->weights, submission->max_failures));
 }
 
 class ServerE2E : public SharedServerTest {};
@@ -278,9 +278,8 @@ TEST(ServerProcessE2E, AnswerLargerThanTheSocketBuffersReachesASlowReaderWhole) 
   const Problem& problem = *std::get<ProblemSet>(loaded).find(id);
   const Result<Submission> submission = parse_submission(problem, body);
   ASSERT_TRUE(submission) << submission.error().message;
-  const std::string expected =
-      report_json(problem, grade_with_diagnosis(problem, submission->weights,
-                                                  submission->max_failures));
+  const std::string expected = report_json(
+      problem, grade_with_diagnosis(problem, submission->weights, submission->max_failures));
   // More than the most a loopback socket's send buffer holds by default (tcp_wmem, 4 MiB),
   // so the server cannot write it at once whatever the kernel's tuning does.
   ASSERT_GT(expected.size(), 5'000'000u);

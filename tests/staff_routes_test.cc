@@ -109,23 +109,23 @@ TEST_F(StaffRoutes, ListIsNewestFirstWithoutMatricesAndPagesByCursor) {
   EXPECT_EQ(passed["submissions"][0]["student"], "ada");
   const Json bob = Json::parse(list_submissions(*store_, "student=bob", false, 11, true).body());
   EXPECT_EQ(bob["submissions"].size(), 1u);
-  const Json window = Json::parse(
-      list_submissions(*store_, "since=2026-12-01T00:04:07Z&until=2026-12-01T00:04:08Z", false,
-                       11, true)
-          .body());
+  const Json window =
+      Json::parse(list_submissions(*store_, "since=2026-12-01T00:04:07Z&until=2026-12-01T00:04:08Z",
+                                   false, 11, true)
+                      .body());
   ASSERT_EQ(window["submissions"].size(), 1u);
   EXPECT_EQ(window["submissions"][0]["id"], b.id);
 }
 
 TEST_F(StaffRoutes, BadParametersAreNamedInTheError) {
-  for (const auto& [query, field] : std::vector<std::pair<std::string, std::string>>{
-           {"limit=0", "limit"},
-           {"limit=1001", "limit"},
-           {"passed=yes", "passed"},
-           {"since=yesterday", "since"},
-           {"cursor=zzz", "cursor"},
-           {"studnet=ada", "studnet"},
-           {"limit=1&limit=2", "limit"}}) {
+  for (const auto& [query, field] :
+       std::vector<std::pair<std::string, std::string>>{{"limit=0", "limit"},
+                                                        {"limit=1001", "limit"},
+                                                        {"passed=yes", "passed"},
+                                                        {"since=yesterday", "since"},
+                                                        {"cursor=zzz", "cursor"},
+                                                        {"studnet=ada", "studnet"},
+                                                        {"limit=1&limit=2", "limit"}}) {
     const Response answer = list_submissions(*store_, query, false, 11, true);
     EXPECT_EQ(answer.result(), http::status::bad_request) << query;
     EXPECT_EQ(Json::parse(answer.body())["error"]["field"], field) << query;
@@ -140,9 +140,8 @@ TEST_F(StaffRoutes, CsvParsesBackAsRfc4180WithEveryRecord) {
   EXPECT_EQ(answer[http::field::content_type], "text/csv; charset=utf-8");
   const auto rows = testing_csv::parse_csv(answer.body());
   ASSERT_EQ(rows.size(), 3u);
-  EXPECT_EQ(rows[0], (std::vector<std::string>{"id", "time", "problem", "student", "key",
-                                               "passed", "score", "tests_total",
-                                               "tests_failed"}));
+  EXPECT_EQ(rows[0], (std::vector<std::string>{"id", "time", "problem", "student", "key", "passed",
+                                               "score", "tests_total", "tests_failed"}));
   EXPECT_EQ(rows[1][3], "O'Brien, \"Bob\"\r\nJr");
   EXPECT_EQ(rows[1][5], "false");
   EXPECT_EQ(rows[2][3], "ada");
@@ -176,8 +175,7 @@ TEST_F(StaffRoutes, StatsCountStudentsByTheirLatestGrading) {
   grade_and_keep(kHandoutSolution, "ada");
   const auto cy = grade_and_keep(kSwappedValues, "cy");
   grade_and_keep(kWrongKey, std::nullopt);
-  const Json stats =
-      Json::parse(problem_stats(*store_, "consonant-anywhere", 11, true).body());
+  const Json stats = Json::parse(problem_stats(*store_, "consonant-anywhere", 11, true).body());
   EXPECT_EQ(stats["problem"], "consonant-anywhere");
   EXPECT_EQ(stats["submissions"], 5);
   EXPECT_EQ(stats["students"], 3);

@@ -50,9 +50,9 @@ std::string engine_answer(const std::string& body) {
 // One request with extra headers, on `client`'s connection.
 HttpResponse post(Client& client, const std::string& target, const std::string& body,
                   const std::vector<std::pair<std::string, std::string>>& headers = {}) {
-  std::string raw = "POST " + target + " HTTP/1.1\r\nHost: localhost\r\n" +
-                    "Content-Type: application/json\r\nContent-Length: " +
-                    std::to_string(body.size()) + "\r\n";
+  std::string raw =
+      "POST " + target + " HTTP/1.1\r\nHost: localhost\r\n" +
+      "Content-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) + "\r\n";
   for (const auto& [name, value] : headers) raw += name + ": " + value + "\r\n";
   raw += "\r\n" + body;
   client.write_raw(raw);
@@ -65,8 +65,8 @@ std::string submission_id_of(const HttpResponse& response) {
 
 std::vector<std::string> server_args(const std::string& store_url,
                                      std::vector<std::string> more = {}) {
-  std::vector<std::string> args = {"--port",     "0", "--address", "127.0.0.1", "--threads", "2",
-                                   "--problems", kProblemsDir, "--store", store_url};
+  std::vector<std::string> args = {"--port", "0",          "--address",  "127.0.0.1", "--threads",
+                                   "2",      "--problems", kProblemsDir, "--store",   store_url};
   args.insert(args.end(), more.begin(), more.end());
   return args;
 }
@@ -102,8 +102,8 @@ TEST(StoreE2E, TheDefaultStoreIsAFileInTheWorkingDirectoryAndAnswersGainTheirId)
     ASSERT_EQ(id.size(), 28u);
     // Part 1's answer byte for byte, then "submission_id" as the last key.
     const std::string part1 = engine_answer(kHandoutSolution);
-    EXPECT_EQ(answer.body(), part1.substr(0, part1.size() - 1) + ",\"submission_id\":\"" + id +
-                                 "\"}");
+    EXPECT_EQ(answer.body(),
+              part1.substr(0, part1.size() - 1) + ",\"submission_id\":\"" + id + "\"}");
     server.signal(SIGTERM);
     EXPECT_EQ(server.wait().code, 0);
     EXPECT_EQ(server.stderr_text().find("W_q"), std::string::npos);  // the record is not logged
@@ -210,8 +210,8 @@ TEST_P(StoreBackendE2E, AnIdempotencyKeyReplaysTheFirstAnswerAndRefusesAnotherBo
   EXPECT_EQ(fresh.result(), http::status::ok);
   EXPECT_NE(submission_id_of(fresh), submission_id_of(first));
 
-  for (const std::string& bad : {std::string(201, 'k'), std::string("has space"),
-                                std::string("caf\xc3\xa9")}) {
+  for (const std::string& bad :
+       {std::string(201, 'k'), std::string("has space"), std::string("caf\xc3\xa9")}) {
     const HttpResponse refused =
         post(client, kGradePath, kHandoutSolution, {{"Idempotency-Key", bad}});
     EXPECT_EQ(refused.result(), http::status::bad_request) << bad;

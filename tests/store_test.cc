@@ -47,8 +47,9 @@ Result<CommitOutcome> commit_now(SubmissionStore& store, SubmissionRecord record
                                  std::optional<PassbackRequest> passback = std::nullopt) {
   std::promise<Result<CommitOutcome>> promise;
   auto future = promise.get_future();
-  store.commit(std::move(record), std::move(passback),
-               [&promise](Result<CommitOutcome> outcome) { promise.set_value(std::move(outcome)); });
+  store.commit(std::move(record), std::move(passback), [&promise](Result<CommitOutcome> outcome) {
+    promise.set_value(std::move(outcome));
+  });
   return future.get();
 }
 
@@ -150,9 +151,8 @@ TEST_P(StoreTest, SchemaIsMigratedOnceAndOpeningAgainChangesNothing) {
   store_->close();
   for (int i = 0; i < 2; ++i) ASSERT_TRUE(reopen());
   // The version table holds one row per migration, not one per start.
-  auto raw = GetParam() == Backend::kPostgres
-                 ? PostgresConnection::open(db_->url())
-                 : SqliteConnection::open(db_->folder() / "store.db");
+  auto raw = GetParam() == Backend::kPostgres ? PostgresConnection::open(db_->url())
+                                              : SqliteConnection::open(db_->folder() / "store.db");
   ASSERT_TRUE(raw) << raw.error().message;
   auto rows = (*raw)->query("SELECT COUNT(*), MAX(version) FROM schema_version", {});
   ASSERT_TRUE(rows) << rows.error().message;
@@ -198,10 +198,9 @@ TEST_P(StoreTest, TwoStoresRacingOnOneIdempotencyKeyKeepExactlyOneRecord) {
     record.idempotency = IdempotencyTag{"canvas", "race", "h"};
     outcomes.push_back(promises[static_cast<std::size_t>(i)].get_future());
     SubmissionStore& target = i % 2 == 0 ? *store_ : *second;
-    target.commit(std::move(record), std::nullopt,
-                  [&promises, i](Result<CommitOutcome> outcome) {
-                    promises[static_cast<std::size_t>(i)].set_value(std::move(outcome));
-                  });
+    target.commit(std::move(record), std::nullopt, [&promises, i](Result<CommitOutcome> outcome) {
+      promises[static_cast<std::size_t>(i)].set_value(std::move(outcome));
+    });
   }
   int inserted = 0;
   std::set<std::string> kept;
@@ -229,8 +228,8 @@ TEST_P(StoreTest, TwoStoresClaimingPassbacksAtOnceClaimEachScoreOnce) {
   for (int i = 0; i < kScores; ++i) {
     const PassbackRequest request{"https://lms", "client", "https://lms/li/1",
                                   R"({"scoreGiven":)" + std::to_string(i) + "}"};
-    ASSERT_TRUE(commit_now(*store_, make_record(kT0 + i, "p", "s" + std::to_string(i), true),
-                           request));
+    ASSERT_TRUE(
+        commit_now(*store_, make_record(kT0 + i, "p", "s" + std::to_string(i), true), request));
   }
   // Both claim in small batches at the same moment, each from its own thread, until neither
   // finds more: every score is claimed, none twice.
@@ -288,9 +287,9 @@ TEST_P(StoreTest, CommitAfterCloseIsAnError) {
 TEST_P(StoreTest, ListIsNewestFirstFilteredAndPagedByCursor) {
   std::vector<SubmissionRecord> all;
   for (int i = 0; i < 25; ++i) {
-    all.push_back(commit_ok(make_record(kT0 + (i / 2) * 1000,  // pairs share a millisecond
-                                        i % 3 == 0 ? "p" : "q", i % 2 == 0 ? "ada" : "bob",
-                                        i % 4 == 0)));
+    all.push_back(
+        commit_ok(make_record(kT0 + (i / 2) * 1000,  // pairs share a millisecond
+                              i % 3 == 0 ? "p" : "q", i % 2 == 0 ? "ada" : "bob", i % 4 == 0)));
   }
   std::sort(all.begin(), all.end(), [](const SubmissionRecord& a, const SubmissionRecord& b) {
     return std::pair(a.time, a.id) > std::pair(b.time, b.id);
@@ -439,8 +438,7 @@ TEST(ProblemStats, CountsBinsAndCommonFailuresByHand) {
 }
 
 TEST_P(StoreTest, PassbackIsQueuedWithItsRecordClaimedOnceAndRetried) {
-  const PassbackRequest request{"https://lms", "client", "https://lms/li/1",
-                                R"({"scoreGiven":1})"};
+  const PassbackRequest request{"https://lms", "client", "https://lms/li/1", R"({"scoreGiven":1})"};
   SubmissionRecord record = make_record(kT0, "p", "ada", true);
   record.idempotency = IdempotencyTag{"", "pb", "h"};
   ASSERT_TRUE(commit_now(*store_, record, request));
@@ -554,9 +552,9 @@ TEST_P(StoreTest, SingleUseValuesAreTrueOnlyTheFirstTime) {
 }
 
 TEST_P(StoreTest, StudentTokensAreFoundByHashUntilTheyExpire) {
-  StudentToken token{std::string(64, 'c'), "https://lms#42", "p", "https://lms", "client",
-                     "ctx",                std::nullopt,     "https://lms/li/9", kT0 + 1000,
-                     R"({"name":"Ada"})"};
+  StudentToken token{
+      std::string(64, 'c'), "https://lms#42",   "p",        "https://lms",      "client", "ctx",
+      std::nullopt,         "https://lms/li/9", kT0 + 1000, R"({"name":"Ada"})"};
   ASSERT_TRUE(store_->put_student_token(token));
   auto found = store_->find_student_token(token.token_sha256, kT0 + 999);
   ASSERT_TRUE(found) << found.error().message;

@@ -24,8 +24,7 @@ TEST(SplitMix64, MatchesTheContractsTestVectors) {
   for (const auto& c : v.at("splitmix64")) {
     SplitMix64 rng(c.at("seed").get<std::uint64_t>());
     for (const auto& expected : c.at("first_outputs")) {
-      EXPECT_EQ(std::to_string(rng.next()), expected.get<std::string>())
-          << "seed " << c.at("seed");
+      EXPECT_EQ(std::to_string(rng.next()), expected.get<std::string>()) << "seed " << c.at("seed");
     }
   }
 }
@@ -73,7 +72,8 @@ TEST(TestedSet, DuplicatesAreCountedOnceAndExhaustiveStringsAreNotRepeated) {
     }
   }
   for (const auto& e : p.examples) all.insert(e);
-  for (const auto& s : draw_random_strings(p.strings.seed, p.strings.random, p.strings.max_length, 26)) {
+  for (const auto& s :
+       draw_random_strings(p.strings.seed, p.strings.random, p.strings.max_length, 26)) {
     all.insert(s);
   }
   EXPECT_EQ(p.tested_total(), all.size());

@@ -37,7 +37,8 @@ const Problem& value_given() {
       "tolerance": 0.1,
       "strings": {"max_length": 3},
       "reference": {"W_q": [[1, 1]], "W_k": [[0, 5]]}
-    })json", "value-given.json");
+    })json",
+                                    "value-given.json");
     if (!std::holds_alternative<Problem>(loaded)) {
       ADD_FAILURE() << std::get<1>(loaded).front().to_string();
       return Problem();
@@ -383,8 +384,9 @@ TEST(Submission, SixtyFiveRows) {
   std::string rows = "[[1, 1]";
   for (int r = 1; r < 65; ++r) rows += ", [1, 1]";
   rows += "]";
-  EXPECT_EQ(error_of(R"({"W_q": )" + rows + R"(, "W_k": )" + rows + R"(, "W_V": [[1, 0], [0, 1]]})"),
-            "out_of_range | W_q | W_q has 65 rows; at most 64 are allowed");
+  EXPECT_EQ(
+      error_of(R"({"W_q": )" + rows + R"(, "W_k": )" + rows + R"(, "W_V": [[1, 0], [0, 1]]})"),
+      "out_of_range | W_q | W_q has 65 rows; at most 64 are allowed");
 }
 
 // --- How the matrices fit the problem and each other -----------------------------------------
@@ -423,8 +425,9 @@ TEST(Submission, ValueRowsMustBeTheExpectedLength) {
 // --- Optional fields -------------------------------------------------------------------------
 
 TEST(Submission, MaxFailuresIsAWholeNumberFrom0To100) {
-  const std::string want = " | max_failures | max_failures must be a whole number from 0 to 100; "
-                           "it is ";
+  const std::string want =
+      " | max_failures | max_failures must be a whole number from 0 to 100; "
+      "it is ";
   EXPECT_EQ(error_of(solution_with("max_failures", "-1")), "out_of_range" + want + "-1");
   EXPECT_EQ(error_of(solution_with("max_failures", "101")), "out_of_range" + want + "101");
   EXPECT_EQ(error_of(solution_with("max_failures", "2.5")), "out_of_range" + want + "2.5");

@@ -15,8 +15,8 @@ using Matrix = Eigen::MatrixXd;  // column-major doubles; rows are tokens where 
 
 // The problem's part of the head: what the student does not choose.
 struct HeadSpec {
-  Matrix W_E;                   // n_e × |alphabet|
-  std::optional<Matrix> W_P;    // n_e × P, column i-1 for position i
+  Matrix W_E;                 // n_e × |alphabet|
+  std::optional<Matrix> W_P;  // n_e × P, column i-1 for position i
   double scale = 1.0;
   bool causal = true;
 };
@@ -28,9 +28,7 @@ struct HeadWeights {
   Matrix W_V;  // n_v × n_e
 
   // By canonical name "W_q", "W_k" or "W_V" (precondition: one of those).
-  Matrix& by_name(std::string_view name) {
-    return name == "W_q" ? W_q : name == "W_k" ? W_k : W_V;
-  }
+  Matrix& by_name(std::string_view name) { return name == "W_q" ? W_q : name == "W_k" ? W_k : W_V; }
   const Matrix& by_name(std::string_view name) const {
     return name == "W_q" ? W_q : name == "W_k" ? W_k : W_V;
   }

@@ -18,8 +18,8 @@ struct ExampleResult {
   TokenString input;
   bool passed = false;
   std::vector<int> failing_positions;  // 1-based; empty when passed
-  Matrix expected;  // L × n_v
-  Matrix output;    // L × n_v
+  Matrix expected;                     // L × n_v
+  Matrix output;                       // L × n_v
 };
 
 struct Failure {
@@ -41,7 +41,7 @@ struct Diagnosis {
 struct Margin {
   double worst_error = 0;  // largest |output − expected| over every tested position
   double tolerance = 0;
-  double slack = 0;        // tolerance − worst_error
+  double slack = 0;  // tolerance − worst_error
   // The smallest gap between a query's highest score and its next-highest distinct one
   // (margin_of in diagnosis.h); none when every query sees equal scores (uniform attention).
   std::optional<double> score_gap;
@@ -50,7 +50,7 @@ struct Margin {
 struct GradeReport {
   std::string problem;
   bool passed = false;
-  double score = 0;            // passed / total
+  double score = 0;  // passed / total
   std::uint64_t total = 0, passed_count = 0, failed = 0;
   std::vector<ExampleResult> examples;  // in the problem's order
   std::vector<Failure> failures;        // first min(max_failures, failed), shortlex order
@@ -72,8 +72,7 @@ GradeReport grade(const Problem& problem, const HeadWeights& weights, int max_fa
 // The same report computed by the definition: every tested string run on its own through
 // run_head. grade() must equal it exactly; it is kept for tests and as the benchmark
 // baseline. Much slower: O(L²) per string.
-GradeReport grade_each_string(const Problem& problem, const HeadWeights& weights,
-                              int max_failures);
+GradeReport grade_each_string(const Problem& problem, const HeadWeights& weights, int max_failures);
 
 // grade(problem, weights, 0).passed, stopping at the first failing string and keeping no
 // report: what a diagnosis asks of each changed copy of a head.

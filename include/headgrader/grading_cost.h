@@ -1,10 +1,10 @@
 // What one grading of a problem costs at most, estimated from the problem alone (before the
 // submission is read), and what writing its answer costs, estimated once the submission is
 // read, so that the server can run the costly ones off the threads that read and write
-// (limits::kLongGradingCost, limits::kLongAnswerNumbers). The unit is one multiply-add of the attention rows
-// that the grading may compute, with the submission as large as the contract allows (n_q =
-// limits::kMaxMatrixRows): a submission chooses n_q, so the estimate cannot trust a small one.
-// Thread-safety: a pure function.
+// (limits::kLongGradingCost, limits::kLongAnswerNumbers). The unit is one multiply-add of the
+// attention rows that the grading may compute, with the submission as large as the contract allows
+// (n_q = limits::kMaxMatrixRows): a submission chooses n_q, so the estimate cannot trust a small
+// one. Thread-safety: a pure function.
 #pragma once
 
 #include <cstdint>

@@ -15,7 +15,7 @@ inline constexpr std::size_t kMaxMatrixColumns = 64;  // n_e of a problem is bou
 inline constexpr double kMaxAbsEntry = 1e6;
 
 // --- Problem files and tested strings (API.md §2, §4) ---------------------------------------
-inline constexpr std::size_t kMaxStringLength = 64;     // strings.max_length
+inline constexpr std::size_t kMaxStringLength = 64;  // strings.max_length
 inline constexpr std::size_t kMaxAlphabetSize = 256;
 inline constexpr std::size_t kMaxExamples = 1000;
 inline constexpr std::uint64_t kMaxRandomStrings = 10000;
@@ -62,8 +62,8 @@ inline constexpr std::size_t kMaxScoreGapTokens = 1024;
 // --- HTTP (API.md §5, §6) --------------------------------------------------------------------
 inline constexpr std::size_t kMaxBodyBytes = 1024 * 1024;
 inline constexpr std::size_t kMaxHeaderBytes = 16 * 1024;
-inline constexpr std::chrono::seconds kReadTimeout{10};   // whole request, from its first byte
-inline constexpr std::chrono::seconds kIdleTimeout{30};   // keep-alive between requests
+inline constexpr std::chrono::seconds kReadTimeout{10};  // whole request, from its first byte
+inline constexpr std::chrono::seconds kIdleTimeout{30};  // keep-alive between requests
 inline constexpr std::chrono::seconds kWriteTimeout{10};
 inline constexpr std::chrono::seconds kShutdownGrace{5};  // in-flight requests on SIGTERM
 // On SIGTERM, a connection accepted but without its first request yet was opened to send one

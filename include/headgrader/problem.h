@@ -28,7 +28,7 @@ struct CountStateGraph;  // grader/count_states.h
 // when the defect is about the whole file).
 struct Defect {
   std::string file;
-  std::string field;    // dotted path, e.g. "strings.max_length" or "W_E"
+  std::string field;  // dotted path, e.g. "strings.max_length" or "W_E"
   std::string message;
   std::string to_string() const;
 };
@@ -57,7 +57,7 @@ enum class PassbackScore { kBest, kLatest };
 struct Problem {
   // --- As written (defaults filled in) ---
   std::string id, title, statement;
-  std::string alphabet;                 // UTF-8 as written
+  std::string alphabet;                  // UTF-8 as written
   std::vector<char32_t> alphabet_chars;  // token i = alphabet_chars[i]
   ClassTable classes;
   std::vector<std::string> class_texts;  // classes[c] as written
@@ -71,17 +71,17 @@ struct Problem {
 
   // --- Derived at load ---
   std::shared_ptr<const Expected> expected;
-  HeadWeights reference;                 // reference ∪ given: a head that passes
-  std::size_t n_e = 0;                   // rows of W_E
-  std::size_t n_v = 0;                   // expected->output_size()
-  std::vector<int> representatives;      // first token of each group, ascending
-  std::vector<int> group_of;             // token -> its group (index into representatives)
-  std::vector<TokenString> examples;     // strings.examples as tokens
+  HeadWeights reference;                  // reference ∪ given: a head that passes
+  std::size_t n_e = 0;                    // rows of W_E
+  std::size_t n_v = 0;                    // expected->output_size()
+  std::vector<int> representatives;       // first token of each group, ascending
+  std::vector<int> group_of;              // token -> its group (index into representatives)
+  std::vector<TokenString> examples;      // strings.examples as tokens
   std::vector<Matrix> examples_expected;  // `expected` at each position of each example
   // Tested strings beyond the exhaustive set: examples then random strings, each once and
   // none that the exhaustive set already holds, in the order they were added.
   std::vector<TokenString> extra_strings;
-  std::uint64_t exhaustive_total = 0;    // strings of length 1..exhaustive_length over reps
+  std::uint64_t exhaustive_total = 0;  // strings of length 1..exhaustive_length over reps
   // The count states up to max_length with their `expected` rows, when rows depend on
   // counts alone and the graph is small (null otherwise): grading then evaluates no
   // `expected`, and the extra strings as paths through it. Derived from the fields above; a

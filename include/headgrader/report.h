@@ -17,8 +17,8 @@ namespace headgrader {
 
 using Json = nlohmann::ordered_json;  // keeps the contract's key order
 
-Json number_to_json(double x);            // whole → integer, else double; −∞ → null
-Json matrix_to_json(const Matrix& m);     // array of rows
+Json number_to_json(double x);         // whole → integer, else double; −∞ → null
+Json matrix_to_json(const Matrix& m);  // array of rows
 
 // The grade answer's JSON text, as dump() would print it, written without a tree. After
 // `failures`: `diagnosis` (always), `diagnosis_not_tried` (when not empty), `margin` (when
@@ -26,8 +26,8 @@ Json matrix_to_json(const Matrix& m);     // array of rows
 std::string report_json(const Problem& problem, const GradeReport& report);
 // {"worst_error", "tolerance", "slack", "score_gap" (when there is one)}, as in a grade.
 Json margin_to_json(const Margin& margin);
-Json problem_to_json(const Problem& problem);          // every §2 field but `reference`
-Json problem_summary_json(const Problem& problem);     // {"id", "title", "submit"}
+Json problem_to_json(const Problem& problem);       // every §2 field but `reference`
+Json problem_summary_json(const Problem& problem);  // {"id", "title", "submit"}
 // The contract's error body {"error": {"code", "message", "field"}}; "field" is null when no
 // top-level key is at fault. Dump it with Json::error_handler_t::replace: a field as sent
 // may hold any bytes.

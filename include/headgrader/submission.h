@@ -19,7 +19,7 @@
 namespace headgrader {
 
 struct Submission {
-  HeadWeights weights;                 // the submitted matrices with the problem's `given`
+  HeadWeights weights;  // the submitted matrices with the problem's `given`
   int max_failures = 3;
   std::optional<std::string> student;
 };
