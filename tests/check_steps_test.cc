@@ -6,9 +6,9 @@
 
 #include <string>
 
-#include "../grader/typed_decimals.h"
 #include "headgrader/report.h"
 #include "test_support.h"
+#include "typed_decimals.h"
 
 namespace headgrader {
 namespace {

@@ -1,6 +1,6 @@
 // The prefix-tree grading (grade) gives exactly the report of running every tested string
 // on its own (grade_each_string): same counts, same failures in the same order, same bytes.
-#include "../grader/exhaustive.h"
+#include "exhaustive.h"
 
 #include <gtest/gtest.h>
 
@@ -11,10 +11,10 @@
 #include <sstream>
 #include <variant>
 
-#include "../grader/count_states.h"
-#include "../grader/prefix_walk.h"
+#include "count_states.h"
 #include "headgrader/grade.h"
 #include "headgrader/report.h"
+#include "prefix_walk.h"
 #include "test_support.h"
 
 namespace headgrader {

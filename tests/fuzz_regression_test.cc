@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "../fuzz/harnesses.h"
+#include "harnesses.h"
 
 namespace headgrader::fuzz {
 namespace {

@@ -2,7 +2,7 @@
 // well-formed bodies a course sends, gives up on everything else, and wherever it answers,
 // the tree's answer is the same submission. Its errors never reach a student: the tree path
 // words them (tests/submission_test.cc pins those messages through parse_submission).
-#include "../grader/submission_paths.h"
+#include "submission_paths.h"
 
 #include <gtest/gtest.h>
 
