@@ -26,6 +26,7 @@ namespace {
 
 using testing::bundled_json;
 using testing::kProblemsDir;
+using testing::long_examples_problem;
 using testing::write_problem;
 
 namespace fs = std::filesystem;
@@ -244,26 +245,6 @@ TEST(HostileLongGradings, LongGradingsOverTheShareOfOneAddressAreAnswered429With
 
 // --- Finding 4: answers never read -----------------------------------------------------------
 
-// consonant-anywhere tested on 100 examples of `length` and nothing else ("b", vowels, then
-// i in binary: 100 distinct strings). Graded over count states, so each grading takes
-// microseconds, but a failing answer with max_failures 100 holds 100 traces of length ×
-// length. The key is sharper than the bundled reference's: it passes at length 64 too.
-Json long_examples(const std::string& id, int length) {
-  Json problem = bundled_json("consonant-anywhere");
-  problem["id"] = id;
-  Json examples = Json::array();
-  for (int i = 0; i < 100; ++i) {
-    std::string s = "b" + std::string(static_cast<std::size_t>(length - 1), 'a');
-    for (int bit = 0; bit < 7; ++bit) {
-      if ((i >> bit) & 1) s[static_cast<std::size_t>(length - 7 + bit)] = 'b';
-    }
-    examples.push_back(s);
-  }
-  problem["strings"] = {{"max_length", length}, {"exhaustive_length", 0}, {"examples", examples}};
-  problem["reference"]["W_k"] = Json::array({Json::array({0, 8})});
-  return problem;
-}
-
 // `length`: of the 100 examples; `connections` that never read. The answers are large
 // (limits::kLongAnswerNumbers), so they are built on the long-grading threads, and the
 // attacker's share of those is raised to all of them, so that answers pile up unread.
@@ -279,7 +260,7 @@ void answers_nobody_reads(int length, int connections, std::size_t budget) {
   // a third of a second.
   const fs::path dir = testing::private_temp_path("hostile-readers");
   fs::create_directories(dir);
-  write_problem(dir, long_examples("wide", length));
+  write_problem(dir, long_examples_problem("wide", length));
   const std::size_t kBudget = budget;
   ServerProcess server({"--problems", dir.string(), "--address", "127.0.0.1", "--port", "0",
                         "--threads", "2", "--unsent-answer-budget-bytes", std::to_string(kBudget),
@@ -343,7 +324,7 @@ TEST(HostileReaders, SmallerAnswersNobodyReadsLeaveNoMemoryBehindAndHealthStaysF
 TEST(HostileReaders, LargeAnswersOverTheShareOfOneAddressAreAnswered429) {
   const fs::path dir = testing::private_temp_path("hostile-large-answers");
   fs::create_directories(dir);
-  write_problem(dir, long_examples("long-examples", 64));
+  write_problem(dir, long_examples_problem("long-examples", 64));
   ServerProcess server(
       {"--problems", dir.string(), "--address", "127.0.0.1", "--port", "0", "--threads", "1"});
   const std::uint16_t port = server.wait_listening();

@@ -26,6 +26,7 @@ namespace {
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 using namespace harness;
+using testing::long_examples_problem;
 using testing::write_problem;
 
 // first-position with every string up to `length` tested: W_P makes rows depend on position,
@@ -120,26 +121,6 @@ TEST(LongGradings, OnlyAGradingStringByStringOverTheCostLimitCountsAsLong) {
   answered_here(bad, http::status::bad_request);
 }
 
-// consonant-anywhere tested on 100 examples of length `length` and nothing else (count states:
-// the grading itself takes microseconds): a failing answer with max_failures 100 holds 100
-// traces of length × length.
-Json consonant_anywhere_examples(int length, const std::string& id) {
-  std::ifstream in(HEADGRADER_SOURCE_DIR "/problems/consonant-anywhere.json");
-  Json problem = Json::parse(in);
-  problem["id"] = id;
-  Json examples = Json::array();
-  for (int i = 0; i < 100; ++i) {  // "b", vowels, then i in binary: 100 distinct strings
-    std::string s = "b" + std::string(static_cast<std::size_t>(length - 1), 'a');
-    for (int bit = 0; bit < 7; ++bit) {
-      if ((i >> bit) & 1) s[static_cast<std::size_t>(length - 7 + bit)] = 'b';
-    }
-    examples.push_back(s);
-  }
-  problem["strings"] = {{"max_length", length}, {"exhaustive_length", 0}, {"examples", examples}};
-  problem["reference"]["W_k"] = Json::array({Json::array({0, 8})});
-  return problem;
-}
-
 // A head of `n_q` zero query and key rows and a zero W_V: its output is 0 everywhere, so every
 // position of every tested string fails.
 std::string zero_head(int n_q, int max_failures) {
@@ -171,8 +152,7 @@ std::uint64_t numbers_in(const Json& value) {
 }
 
 TEST(LongGradings, AnswerCostCountsTheNumbersOfAnAnswerWhoseEveryPositionFails) {
-  auto loaded =
-      load_problem_text(consonant_anywhere_examples(20, "wide-20").dump(), "wide-20.json");
+  auto loaded = load_problem_text(long_examples_problem("wide-20", 20).dump(), "wide-20.json");
   ASSERT_TRUE(std::holds_alternative<Problem>(loaded));
   const Problem& problem = std::get<Problem>(loaded);
   for (const int max_failures : {0, 1, 3, 100}) {
@@ -194,7 +174,7 @@ TEST(LongGradings, AnswerCostCountsTheNumbersOfAnAnswerWhoseEveryPositionFails) 
 TEST(LongGradings, AnAnswerOverTheNumbersLimitIsFinishedElsewhereWithTheSameBytes) {
   const fs::path dir = testing::private_temp_path("long-answer-router");
   fs::create_directories(dir);
-  write_problem(dir, consonant_anywhere_examples(20, "wide-20"));
+  write_problem(dir, long_examples_problem("wide-20", 20));
   auto loaded = ProblemSet::load(dir);
   ASSERT_TRUE(std::holds_alternative<ProblemSet>(loaded));
   const Router router(std::get<ProblemSet>(loaded));

@@ -45,6 +45,26 @@ inline void write_problem(const std::filesystem::path& dir, const nlohmann::json
   std::ofstream(dir / (problem["id"].get<std::string>() + ".json")) << problem.dump(2);
 }
 
+// consonant-anywhere tested on 100 examples of `length` and nothing else ("b", vowels, then
+// i in binary: 100 distinct strings). Graded over count states, so each grading takes
+// microseconds, but a failing answer with max_failures 100 holds 100 traces of length ×
+// length. The key is sharper than the bundled reference's: it passes at length 64 too.
+inline nlohmann::json long_examples_problem(const std::string& id, int length) {
+  nlohmann::json problem = bundled_json("consonant-anywhere");
+  problem["id"] = id;
+  nlohmann::json examples = nlohmann::json::array();
+  for (int i = 0; i < 100; ++i) {
+    std::string s = "b" + std::string(static_cast<std::size_t>(length - 1), 'a');
+    for (int bit = 0; bit < 7; ++bit) {
+      if ((i >> bit) & 1) s[static_cast<std::size_t>(length - 7 + bit)] = 'b';
+    }
+    examples.push_back(s);
+  }
+  problem["strings"] = {{"max_length", length}, {"exhaustive_length", 0}, {"examples", examples}};
+  problem["reference"]["W_k"] = nlohmann::json::array({nlohmann::json::array({0, 8})});
+  return problem;
+}
+
 inline const ProblemSet& bundled_problems() {
   static const ProblemSet set = [] {
     auto loaded = ProblemSet::load(kProblemsDir);
