@@ -30,6 +30,20 @@ bool parse_number(std::string_view text, T max, T& out) {
   return true;
 }
 
+// A numeric flag's value, from `min` to `max`, into `out`; else the usage error that says
+// which numbers it takes and what came.
+template <typename T>
+std::optional<Error> number_flag(std::string_view flag, std::string_view value, T min, T max,
+                                 T& out) {
+  T parsed{};
+  if (!parse_number(value, max, parsed) || parsed < min) {
+    return usage_error(std::string(flag) + " must be a number from " + std::to_string(min) +
+                       " to " + std::to_string(max) + "; it is \"" + std::string(value) + "\"");
+  }
+  out = parsed;
+  return std::nullopt;
+}
+
 // The flags of Part 2, each of which may come from HEADGRADER_<FLAG> (API.md Part 2). Flags
 // without a value ("--lti-allow-http") take "1" or "true" from their variable.
 constexpr std::array<std::string_view, 10> kEnvFlags = {"--keys",
@@ -181,11 +195,7 @@ Result<ServerOptions> parse_arguments(std::span<const std::string_view> args) {
       (flag == "--tls-cert" ? options.tls_cert : options.tls_key) = std::filesystem::path(value);
     } else if (flag == "--lti-keyset-refetch-ms" || flag == "--lti-backoff-ms") {
       unsigned millis = 0;
-      if (!parse_number<unsigned>(value, kMaxReadTimeoutMs, millis)) {
-        return usage_error(std::string(flag) + " must be a number from 0 to " +
-                           std::to_string(kMaxReadTimeoutMs) + "; it is \"" + std::string(value) +
-                           "\"");
-      }
+      if (auto bad = number_flag(flag, value, 0u, kMaxReadTimeoutMs, millis)) return *bad;
       (flag == "--lti-backoff-ms" ? options.lti_first_backoff : options.lti_keyset_refetch) =
           std::chrono::milliseconds(millis);
     } else if (flag == "--keys") {
@@ -214,40 +224,26 @@ Result<ServerOptions> parse_arguments(std::span<const std::string_view> args) {
       }
       options.address = std::string(value);
     } else if (flag == "--port") {
-      if (!parse_number<std::uint16_t>(value, 65535, options.port)) {
-        return usage_error("--port must be a number from 0 to 65535; it is \"" +
-                           std::string(value) + "\"");
-      }
+      if (auto bad = number_flag<std::uint16_t>(flag, value, 0, 65535, options.port)) return *bad;
     } else if (flag == "--max-connections") {
-      if (!parse_number<std::size_t>(value, limits::kMaxConnections, options.max_connections) ||
-          options.max_connections == 0) {
-        return usage_error("--max-connections must be a number from 1 to " +
-                           std::to_string(limits::kMaxConnections) + "; it is \"" +
-                           std::string(value) + "\"");
+      if (auto bad = number_flag<std::size_t>(flag, value, 1, limits::kMaxConnections,
+                                              options.max_connections)) {
+        return *bad;
       }
     } else if (flag == "--max-connections-per-address") {
-      if (!parse_number<std::size_t>(value, limits::kMaxConnections,
-                                     options.max_connections_per_address) ||
-          options.max_connections_per_address == 0) {
-        return usage_error("--max-connections-per-address must be a number from 1 to " +
-                           std::to_string(limits::kMaxConnections) + "; it is \"" +
-                           std::string(value) + "\"");
+      if (auto bad = number_flag<std::size_t>(flag, value, 1, limits::kMaxConnections,
+                                              options.max_connections_per_address)) {
+        return *bad;
       }
     } else if (flag == "--max-long-gradings-per-address") {
-      if (!parse_number<std::size_t>(value, limits::kMaxLongGradings,
-                                     options.max_long_gradings_per_address) ||
-          options.max_long_gradings_per_address == 0) {
-        return usage_error("--max-long-gradings-per-address must be a number from 1 to " +
-                           std::to_string(limits::kMaxLongGradings) + "; it is \"" +
-                           std::string(value) + "\"");
+      if (auto bad = number_flag<std::size_t>(flag, value, 1, limits::kMaxLongGradings,
+                                              options.max_long_gradings_per_address)) {
+        return *bad;
       }
     } else if (flag == "--unsent-answer-budget-bytes") {
-      if (!parse_number<std::size_t>(value, limits::kUnsentAnswerBudget,
-                                     options.unsent_answer_budget) ||
-          options.unsent_answer_budget == 0) {
-        return usage_error("--unsent-answer-budget-bytes must be a number from 1 to " +
-                           std::to_string(limits::kUnsentAnswerBudget) + "; it is \"" +
-                           std::string(value) + "\"");
+      if (auto bad = number_flag<std::size_t>(flag, value, 1, limits::kUnsentAnswerBudget,
+                                              options.unsent_answer_budget)) {
+        return *bad;
       }
     } else if (flag == "--store") {
       if (value.empty()) return usage_error("--store needs sqlite:PATH, postgresql://… or none");
@@ -258,25 +254,17 @@ Result<ServerOptions> parse_arguments(std::span<const std::string_view> args) {
       options.rate_limit = std::move(limit).value();
     } else if (flag == "--read-timeout-ms") {
       unsigned millis = 0;
-      if (!parse_number<unsigned>(value, kMaxReadTimeoutMs, millis) || millis == 0) {
-        return usage_error("--read-timeout-ms must be a number from 1 to " +
-                           std::to_string(kMaxReadTimeoutMs) + "; it is \"" + std::string(value) +
-                           "\"");
-      }
+      if (auto bad = number_flag(flag, value, 1u, kMaxReadTimeoutMs, millis)) return *bad;
       options.read_timeout = std::chrono::milliseconds(millis);
     } else if (flag == "--shutdown-grace-ms") {
       const auto longest = std::chrono::milliseconds(limits::kShutdownGrace).count();
       unsigned millis = 0;
-      if (!parse_number<unsigned>(value, static_cast<unsigned>(longest), millis)) {
-        return usage_error("--shutdown-grace-ms must be a number from 0 to " +
-                           std::to_string(longest) + "; it is \"" + std::string(value) + "\"");
+      if (auto bad = number_flag(flag, value, 0u, static_cast<unsigned>(longest), millis)) {
+        return *bad;
       }
       options.shutdown_grace = std::chrono::milliseconds(millis);
     } else {
-      if (!parse_number<unsigned>(value, kMaxThreads, options.threads) || options.threads == 0) {
-        return usage_error("--threads must be a number from 1 to " + std::to_string(kMaxThreads) +
-                           "; it is \"" + std::string(value) + "\"");
-      }
+      if (auto bad = number_flag(flag, value, 1u, kMaxThreads, options.threads)) return *bad;
     }
   }
   if (options.rate_limit && options.store == "none") {
