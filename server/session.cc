@@ -164,19 +164,25 @@ void Session::start_request() {
   set_deadline(request_deadline_);
   // The header alone first: its framing is checked before any of the body is parsed.
   parser_->eager(false);
-  beast::error_code ec;
-  while (buffer_.size() > 0 && !parser_->is_header_done()) {
-    const std::size_t used = parser_->put(buffer_.data(), ec);
-    buffer_.consume(used);
-    if (ec == http::error::need_more) {
-      ec = {};
-      break;
-    }
-    if (ec || used == 0) break;
-  }
-  if (ec) return on_read_error(ec);
+  if (beast::error_code ec = parse_buffered(Upto::kHeader)) return on_read_error(ec);
   if (!parser_->is_header_done()) return do_read_header();
   on_header();
+}
+
+beast::error_code Session::parse_buffered(Upto upto) {
+  beast::error_code ec;
+  // put() stops at each element (the header, a chunk), so the loop says where to stop: what
+  // stays in buffer_ is the body, or the next request.
+  const auto reached = [&] {
+    return upto == Upto::kHeader ? parser_->is_header_done() : parser_->is_done();
+  };
+  while (buffer_.size() > 0 && !reached()) {
+    const std::size_t used = parser_->put(buffer_.data(), ec);
+    buffer_.consume(used);
+    if (ec == http::error::need_more) return {};
+    if (ec || used == 0) break;
+  }
+  return ec;
 }
 
 void Session::do_read_header() {
@@ -205,17 +211,7 @@ void Session::on_header() {
   header_fields_ = static_cast<std::size_t>(std::distance(header.begin(), header.end()));
   // On past the header into the body, as http::read does: what is buffered first.
   parser_->eager(true);
-  beast::error_code ec;
-  while (buffer_.size() > 0 && !parser_->is_done()) {
-    const std::size_t used = parser_->put(buffer_.data(), ec);
-    buffer_.consume(used);
-    if (ec == http::error::need_more) {
-      ec = {};
-      break;
-    }
-    if (ec || used == 0) break;
-  }
-  if (ec) return on_read_error(ec);
+  if (beast::error_code ec = parse_buffered(Upto::kMessage)) return on_read_error(ec);
   if (parser_->is_done()) return answer();
   // RFC 9110 §10.1.1: no 1xx answer to an HTTP/1.0 client, which would not expect one.
   if (header.version() >= 11 && beast::iequals(header[http::field::expect], "100-continue")) {

@@ -99,6 +99,10 @@ class Session : public std::enable_shared_from_this<Session> {
   void do_wait();
   void on_wait(beast::error_code ec, std::size_t bytes);
   void start_request();
+  // Feeds the parser what is already buffered, up to the end of the header or of the
+  // message; an error only for a malformed request (need_more is not one).
+  enum class Upto { kHeader, kMessage };
+  beast::error_code parse_buffered(Upto upto);
   void do_read_header();
   void on_read_header(beast::error_code ec, std::size_t bytes);
   void on_header();

@@ -53,6 +53,21 @@ Error PostgresConnection::error(std::string_view what) {
   return store_error("PostgreSQL: " + std::string(what) + ": " + trimmed(PQerrorMessage(conn_)));
 }
 
+std::optional<Error> PostgresConnection::failed(PGresult* result, std::string_view what) {
+  const ExecStatusType status = PQresultStatus(result);
+  if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) return std::nullopt;
+  // The SQLSTATE is what callers branch on (a unique violation is a lost race, not a fault).
+  const char* state = PQresultErrorField(result, PG_DIAG_SQLSTATE);
+  last_sqlstate_ = state != nullptr ? state : "";
+  // A null result is libpq out of memory or the connection gone: its reason is the
+  // connection's, not a result's.
+  Error failure = result != nullptr
+                      ? store_error("PostgreSQL: " + trimmed(PQresultErrorMessage(result)))
+                      : error(what);
+  PQclear(result);
+  return failure;
+}
+
 Result<std::vector<SqlRow>> PostgresConnection::query(std::string_view sql,
                                                       const std::vector<SqlValue>& params) {
   last_sqlstate_.clear();
@@ -83,16 +98,7 @@ Result<std::vector<SqlRow>> PostgresConnection::query(std::string_view sql,
   }
   PGresult* result = PQexecPrepared(conn_, found->second.c_str(), static_cast<int>(values.size()),
                                     values.data(), nullptr, nullptr, 0);
-  const ExecStatusType status = PQresultStatus(result);
-  if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
-    const char* state = PQresultErrorField(result, PG_DIAG_SQLSTATE);
-    last_sqlstate_ = state != nullptr ? state : "";
-    Error failure = result != nullptr
-                        ? store_error("PostgreSQL: " + trimmed(PQresultErrorMessage(result)))
-                        : error("running a statement");
-    PQclear(result);
-    return failure;
-  }
+  if (std::optional<Error> failure = failed(result, "running a statement")) return *failure;
   std::vector<SqlRow> rows;
   const int count = PQntuples(result);
   const int columns = PQnfields(result);
@@ -113,16 +119,7 @@ Result<std::vector<SqlRow>> PostgresConnection::query(std::string_view sql,
 Result<bool> PostgresConnection::exec_script(std::string_view sql) {
   last_sqlstate_.clear();
   PGresult* result = PQexec(conn_, std::string(sql).c_str());
-  const ExecStatusType status = PQresultStatus(result);
-  if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
-    const char* state = PQresultErrorField(result, PG_DIAG_SQLSTATE);
-    last_sqlstate_ = state != nullptr ? state : "";
-    Error failure = result != nullptr
-                        ? store_error("PostgreSQL: " + trimmed(PQresultErrorMessage(result)))
-                        : error("running a script");
-    PQclear(result);
-    return failure;
-  }
+  if (std::optional<Error> failure = failed(result, "running a script")) return *failure;
   PQclear(result);
   return true;
 }

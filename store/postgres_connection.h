@@ -6,12 +6,14 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
 #include "sql_connection.h"
 
 typedef struct pg_conn PGconn;
+typedef struct pg_result PGresult;
 
 namespace headgrader::store {
 
@@ -33,6 +35,8 @@ class PostgresConnection final : public SqlConnection {
  private:
   explicit PostgresConnection(PGconn* conn) : conn_(conn) {}
   Error error(std::string_view what);
+  // nullopt when `result` succeeded; else the failure (the SQLSTATE kept), `result` cleared.
+  std::optional<Error> failed(PGresult* result, std::string_view what);
 
   PGconn* conn_;
   std::unordered_map<std::string, std::string> statements_;  // text → prepared name
