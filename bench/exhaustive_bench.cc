@@ -11,6 +11,7 @@
 
 #include "headgrader/diagnosis.h"
 #include "headgrader/grade.h"
+#include "headgrader/grade_request.h"
 #include "headgrader/problem.h"
 #include "headgrader/report.h"
 #include "headgrader/submission.h"
@@ -177,6 +178,29 @@ void BM_FailingGradeRequest(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_FailingGradeRequest)->DenseRange(0, 3)->Unit(benchmark::kMicrosecond);
+
+// The grade route's engine work exactly as the server does it (headgrader/grade_request.h):
+// the body parsed and checked, graded with its diagnosis or margin, rendered. Arg 0: the
+// handout solution (passes); 1: the handout's soft key W_k = [[0, 2]] (fails, key_too_soft).
+// What the HTTP layer adds is measured by bench/http_bench.sh.
+void BM_GradeSubmission(benchmark::State& state) {
+  static auto loaded = ProblemSet::load(HEADGRADER_SOURCE_DIR "/problems");
+  const Problem& p = *std::get<ProblemSet>(loaded).find("consonant-anywhere");
+  const bool failing = state.range(0) == 1;
+  const std::string body = failing
+                               ? R"({"W_q": [[1, 1]], "W_k": [[0, 2]], "W_V": [[1, 0], [0, 1]]})"
+                               : R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]})";
+  bool passed = false;
+  for (auto _ : state) {
+    const auto submission = parse_submission(p, body);
+    const Graded graded = grade_submission(p, *submission);
+    passed = graded.report.passed;
+    benchmark::DoNotOptimize(graded.answer.data());
+  }
+  if (passed == failing) state.SkipWithError(failing ? "should fail" : "should pass");
+  state.SetLabel(failing ? "failing" : "passing");
+}
+BENCHMARK(BM_GradeSubmission)->DenseRange(0, 1)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 }  // namespace headgrader

@@ -16,7 +16,7 @@
 #include <variant>
 #include <vector>
 
-#include "../grader/submission_paths.h"
+#include "../grader/submission_readers.h"
 #include "access_log.h"
 #include "headgrader/grade.h"
 #include "headgrader/limits.h"
@@ -100,12 +100,12 @@ inline void submission(const ProblemSet& problems, std::string_view input) {
   const auto& all = problems.problems();
   const Problem& problem = *all[static_cast<unsigned char>(input[0]) % all.size()];
   const std::string_view body = input.substr(1);
-  // Wherever the tree-less reading answers, the tree's must give the same submission
-  // (grader/submission_paths.h); parse_submission takes the first when it can.
-  if (const auto fast = parse_well_formed_submission(problem, body)) {
-    const Result<Submission> tree = parse_submission_tree(problem, body);
-    if (!tree || !same_submission(*fast, tree.value())) {
-      std::fprintf(stderr, "parse_well_formed_submission differs from parse_submission_tree\n");
+  // Wherever the event reader answers, the tree reader must give the same submission
+  // (grader/submission_readers.h); parse_submission takes the first when it can.
+  if (const auto events = read_submission_events(problem, body)) {
+    const Result<Submission> tree = read_submission_tree(problem, body);
+    if (!tree || !same_submission(*events, tree.value())) {
+      std::fprintf(stderr, "read_submission_events differs from read_submission_tree\n");
       std::abort();
     }
   }

@@ -14,7 +14,7 @@
 #include "json_input.h"
 #include "matrix_json.h"
 #include "message_text.h"
-#include "submission_paths.h"
+#include "submission_rules.h"
 #include "typed_decimals.h"
 
 namespace headgrader {

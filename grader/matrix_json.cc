@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "headgrader/limits.h"
+#include "matrix_rules.h"
 #include "message_text.h"
 
 namespace headgrader {
@@ -37,10 +38,9 @@ Result<Matrix> parse_matrix(const Json& value, const std::string& name, std::siz
     return fail(error_code::kWrongType,
                 name + " must be a matrix: " + kShape + "; it is " + describe_json_type(value));
   }
-  if (value.empty()) {
+  if (const MatrixFault fault = rows_fault(value.size()); fault == MatrixFault::kNoRows) {
     return fail(error_code::kWrongShape, name + " must have at least one row; it is empty");
-  }
-  if (value.size() > limits::kMaxMatrixRows) {
+  } else if (fault == MatrixFault::kTooManyRows) {
     return fail(error_code::kOutOfRange,
                 name + " has " + std::to_string(value.size()) + " rows; at most " +
                     std::to_string(limits::kMaxMatrixRows) + " are allowed");
@@ -57,16 +57,17 @@ Result<Matrix> parse_matrix(const Json& value, const std::string& name, std::siz
                                               describe_json_type(row) + " (" + name + " must be " +
                                               kShape + ")");
     }
-    if (row.empty()) {
+    const MatrixFault fault = row_fault(row.size(), columns, max_columns);
+    if (fault == MatrixFault::kEmptyRow) {
       return fail(error_code::kWrongShape,
                   where() + " is empty; every row needs a number per column");
     }
-    if (row.size() > max_columns) {
+    if (fault == MatrixFault::kTooManyColumns) {
       return fail(error_code::kOutOfRange, where() + " has " + std::to_string(row.size()) +
                                                " numbers; at most " + std::to_string(max_columns) +
                                                " columns are allowed");
     }
-    if (row.size() != columns) {
+    if (fault == MatrixFault::kRaggedRow) {
       return fail(error_code::kWrongShape, where() + " has " +
                                                count_of(row.size(), "number", "numbers") +
                                                " but row 1 has " + std::to_string(columns) +
@@ -82,7 +83,7 @@ Result<Matrix> parse_matrix(const Json& value, const std::string& name, std::siz
                     cell() + " must be a number; it is " + describe_json_type(entry));
       }
       const double x = entry.get<double>();
-      if (!std::isfinite(x) || std::fabs(x) > limits::kMaxAbsEntry) {
+      if (!entry_allowed(x)) {
         return fail(error_code::kOutOfRange,
                     cell() + " is " + (std::isfinite(x) ? entry.dump() : std::string("too large")) +
                         "; entries must be at most 1e6 in absolute value");

@@ -3,8 +3,9 @@
 // words what was expected and what came (`W_q must have 2 columns (one per embedding
 // feature, n_e = 2); it has 3`). Nesting depth and duplicate keys are checked on the
 // JSON's SAX events before they reach the tree, so a hostile body never builds a deep one.
-// A well-formed body is read straight from those events, with no tree at all; anything
-// else is read again through the tree for its error (grader/submission_paths.h).
+// The rules are one table, grader/submission_rules.h. A well-formed body is read straight
+// from those events, with no tree at all; anything else is read again through the tree for
+// its error (grader/submission_readers.h).
 // Thread-safety: pure functions.
 #pragma once
 

@@ -1,23 +1,24 @@
-// parse_well_formed_submission: a body such as {"W_q": [[1, 1]], "W_k": [[0, 5]], …} read
-// from nlohmann's SAX events into the matrices, without a tree. Every event is checked
-// against what a well-formed submission holds at that point; anything else stops the parse,
-// and parse_submission_tree reads the body again to word the fault.
-#include <algorithm>
+// read_submission_events (submission_readers.h): a body such as {"W_q": [[1, 1]], "W_k":
+// [[0, 5]], …} read from nlohmann's SAX events into the matrices, without a tree. Every event
+// is checked against the rules (submission_rules.h, matrix_rules.h) as far as they apply at
+// that point; anything else stops the parse, and read_submission_tree reads the body again
+// to word the fault.
 #include <array>
-#include <bit>
-#include <cmath>
-#include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "headgrader/limits.h"
-#include "submission_paths.h"
+#include "matrix_rules.h"
+#include "submission_readers.h"
+#include "submission_rules.h"
 
 namespace headgrader {
 namespace {
 
-class WellFormedSubmission : public nlohmann::json_sax<Json> {
+class SubmissionEvents : public nlohmann::json_sax<Json> {
  public:
-  explicit WellFormedSubmission(const Problem& problem) : problem_(problem) {
+  explicit SubmissionEvents(const Problem& problem) : problem_(problem) {
     submission_.max_failures = limits::kDefaultMaxFailures;
   }
 
@@ -38,8 +39,8 @@ class WellFormedSubmission : public nlohmann::json_sax<Json> {
 
   bool start_object(std::size_t) override { return depth_++ == 0; }
   bool key(string_t& key) override {
-    if (key == "student" || key == "max_failures") {
-      const bool student = key == "student";
+    if (key == kStudentKey || key == kMaxFailuresKey) {
+      const bool student = key == kStudentKey;
       bool& seen = student ? seen_student_ : seen_max_failures_;
       if (seen) return false;
       seen = true;
@@ -47,10 +48,7 @@ class WellFormedSubmission : public nlohmann::json_sax<Json> {
       return true;
     }
     const char* canonical = canonical_weight_name(key);
-    if (!canonical || std::find(problem_.submit.begin(), problem_.submit.end(), canonical) ==
-                          problem_.submit.end()) {
-      return false;
-    }
+    if (!canonical || !is_submitted(problem_, canonical)) return false;
     matrix_ = weight_index(canonical);
     if (matrices_[matrix_].sent) return false;  // twice, perhaps under both spellings
     matrices_[matrix_].sent = true;
@@ -68,7 +66,7 @@ class WellFormedSubmission : public nlohmann::json_sax<Json> {
     }
     if (depth_ == 2) {  // a row
       Collected& m = matrices_[matrix_];
-      if (m.rows == limits::kMaxMatrixRows) return false;
+      if (rows_fault(m.rows + 1) != MatrixFault::kNone) return false;
       ++m.rows;
       row_length_ = 0;
       depth_ = 3;
@@ -78,13 +76,16 @@ class WellFormedSubmission : public nlohmann::json_sax<Json> {
   }
   bool end_array() override {
     Collected& m = matrices_[matrix_];
-    if (depth_ == 3) {  // the row: not empty, and as long as the first
-      if (row_length_ == 0 || (m.rows > 1 && row_length_ != m.columns)) return false;
+    if (depth_ == 3) {  // the row
+      const std::size_t columns = m.rows == 1 ? row_length_ : m.columns;
+      if (row_fault(row_length_, columns, limits::kMaxMatrixColumns) != MatrixFault::kNone) {
+        return false;
+      }
       m.columns = row_length_;
       depth_ = 2;
       return true;
     }
-    if (depth_ == 2 && m.rows > 0) {  // the matrix
+    if (depth_ == 2 && rows_fault(m.rows) == MatrixFault::kNone) {  // the matrix
       depth_ = 1;
       value_ = Value::kNone;
       return true;
@@ -113,9 +114,10 @@ class WellFormedSubmission : public nlohmann::json_sax<Json> {
       submission_.max_failures = n.value();
       return true;
     }
-    if (depth_ != 3 || row_length_ == limits::kMaxMatrixColumns) return false;
+    // A row's length is judged at its end (row_fault), once it is known.
+    if (depth_ != 3) return false;
     const double x = value.get<double>();
-    if (!std::isfinite(x) || std::fabs(x) > limits::kMaxAbsEntry) return false;
+    if (!entry_allowed(x)) return false;
     matrices_[matrix_].entries.push_back(x);
     ++row_length_;
     return true;
@@ -131,16 +133,13 @@ class WellFormedSubmission : public nlohmann::json_sax<Json> {
   std::size_t row_length_ = 0;
 };
 
-std::optional<Submission> WellFormedSubmission::result() {
+std::optional<Submission> SubmissionEvents::result() {
   for (const auto& [name, m] : problem_.given) submission_.weights.by_name(name) = m;
   std::array<std::string, 3> sent_as;  // per kWeightNames, as check_shapes takes them
   for (std::size_t k = 0; k < std::size(kWeightNames); ++k) {
     Collected& c = matrices_[k];
     if (!c.sent) {
-      if (std::find(problem_.submit.begin(), problem_.submit.end(), kWeightNames[k]) !=
-          problem_.submit.end()) {
-        return std::nullopt;  // missing
-      }
+      if (is_submitted(problem_, kWeightNames[k])) return std::nullopt;  // missing
       continue;
     }
     Matrix& m = submission_.weights.by_name(kWeightNames[k]);
@@ -159,23 +158,10 @@ std::optional<Submission> WellFormedSubmission::result() {
 
 }  // namespace
 
-bool same_submission(const Submission& a, const Submission& b) {
-  const auto same = [](const Matrix& x, const Matrix& y) {
-    return x.rows() == y.rows() && x.cols() == y.cols() &&
-           std::equal(x.data(), x.data() + x.size(), y.data(), [](double u, double v) {
-             return std::bit_cast<std::uint64_t>(u) == std::bit_cast<std::uint64_t>(v);
-           });
-  };
-  return same(a.weights.W_q, b.weights.W_q) && same(a.weights.W_k, b.weights.W_k) &&
-         same(a.weights.W_V, b.weights.W_V) && a.max_failures == b.max_failures &&
-         a.student == b.student;
-}
-
-std::optional<Submission> parse_well_formed_submission(const Problem& problem,
-                                                       std::string_view body) {
+std::optional<Submission> read_submission_events(const Problem& problem, std::string_view body) {
   // A NUL byte would end nlohmann's input early (see parse_json_checked).
   if (body.find('\0') != std::string_view::npos) return std::nullopt;
-  WellFormedSubmission reader(problem);
+  SubmissionEvents reader(problem);
   const bool ok = Json::sax_parse(body, &reader, nlohmann::detail::input_format_t::json,
                                   /*strict=*/true, /*ignore_comments=*/false);
   if (!ok) return std::nullopt;
