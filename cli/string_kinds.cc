@@ -38,14 +38,14 @@ std::vector<StringKindResult> results_by_kind(const Problem& p, const HeadWeight
   // the random strings: the leading ones that are examples are the examples' share.
   const std::set<TokenString> examples(p.examples.begin(), p.examples.end());
   std::size_t from_examples = 0;
-  while (from_examples < p.extra_strings.size() &&
-         examples.count(p.extra_strings[from_examples]) != 0) {
+  while (from_examples < p.extra_strings().size() &&
+         examples.count(p.extra_strings()[from_examples]) != 0) {
     ++from_examples;
   }
   StringKindResult ex{"examples", "", from_examples, 0, ""};
-  StringKindResult random{"random", "", p.extra_strings.size() - from_examples, 0, ""};
-  for (std::size_t i = 0; i < p.extra_strings.size(); ++i) {
-    const TokenString& s = p.extra_strings[i];
+  StringKindResult random{"random", "", p.extra_strings().size() - from_examples, 0, ""};
+  for (std::size_t i = 0; i < p.extra_strings().size(); ++i) {
+    const TokenString& s = p.extra_strings()[i];
     if (string_passes(p, w, s)) continue;
     StringKindResult& kind = i < from_examples ? ex : random;
     ++kind.failed;
@@ -69,8 +69,8 @@ std::vector<StringKindResult> results_by_kind(const Problem& p, const HeadWeight
   StringKindResult exhaustive{
       "exhaustive",
       "every string up to length " + std::to_string(p.strings.exhaustive_length) +
-          " over one letter of each group (" + strings_of(p.exhaustive_total) + ")",
-      p.exhaustive_total, report.failed - ex.failed - random.failed, ""};
+          " over one letter of each group (" + strings_of(p.exhaustive_total()) + ")",
+      p.exhaustive_total(), report.failed - ex.failed - random.failed, ""};
   if (exhaustive.failed > 0 && !report.failures.empty()) {
     const Failure& f = report.failures.front();
     exhaustive.first_failure =

@@ -4,18 +4,16 @@
 #include <map>
 #include <numeric>
 
-#include "headgrader/limits.h"
-
 namespace headgrader {
 
 bool expected_at_state(const Problem& p, const int* counts, std::size_t last, TokenString& prefix,
                        std::vector<int>& class_counts, double* out) {
   prefix.clear();
-  for (std::size_t b = 0; b < p.representatives.size(); ++b) {
+  for (std::size_t b = 0; b < p.representatives().size(); ++b) {
     prefix.insert(prefix.end(), static_cast<std::size_t>(counts[b] - (b == last)),
-                  p.representatives[b]);
+                  p.representatives()[b]);
   }
-  prefix.push_back(p.representatives[last]);
+  prefix.push_back(p.representatives()[last]);
   class_counts.resize(p.classes.names.size());
   count_classes(p.classes, prefix, class_counts);
   return !p.expected->evaluate(PrefixFacts{prefix, class_counts}, std::span<double>(out, p.n_v));
@@ -28,19 +26,14 @@ void add_extra_paths(const Problem& p, CountStateGraph& graph) {
   std::map<std::vector<int>, int> path_of;  // sorted slots -> path
   std::vector<int> slots;
   graph.path_begin.push_back(0);
-  graph.extra_path.reserve(p.extra_strings.size());
-  for (const TokenString& s : p.extra_strings) {
-    if (s.size() > static_cast<std::size_t>(graph.depth)) {  // not after load; judge by prefix
-      graph.path_slots.clear();
-      graph.path_begin.clear();
-      graph.extra_path.clear();
-      graph.extra_only_slots.clear();
-      return;
-    }
+  graph.extra_path.reserve(p.extra_strings().size());
+  // Every extra string is at most strings.max_length long, the graph's depth (examples are
+  // checked so when read, random strings are drawn so).
+  for (const TokenString& s : p.extra_strings()) {
     slots.clear();
     int state = 0;
     for (const int token : s) {
-      const auto a = static_cast<std::size_t>(p.group_of[static_cast<std::size_t>(token)]);
+      const auto a = static_cast<std::size_t>(p.group_of()[static_cast<std::size_t>(token)]);
       state = graph.next[static_cast<std::size_t>(state) * g + a];
       slots.push_back(static_cast<int>(static_cast<std::size_t>(state) * g + a));
     }
@@ -65,9 +58,10 @@ void add_extra_paths(const Problem& p, CountStateGraph& graph) {
 
 }  // namespace
 
-std::shared_ptr<const CountStateGraph> build_count_states(const Problem& p) {
+std::shared_ptr<const CountStateGraph> build_count_states(const Problem& p,
+                                                          std::size_t max_numbers) {
   if (p.head.W_P || !p.head.causal || p.expected->reads_positions()) return nullptr;
-  const std::size_t g = p.representatives.size();
+  const std::size_t g = p.representatives().size();
   const int D = p.strings.max_length;
   auto graph = std::make_shared<CountStateGraph>();
   graph->groups = g;
@@ -84,7 +78,7 @@ std::shared_ptr<const CountStateGraph> build_count_states(const Problem& p) {
   std::size_t level_begin = 0;
   for (int d = 0; d < D; ++d) {
     const std::size_t level_end = graph->size();
-    if (level_end * g * per_pair > limits::kMaxCountStateNumbers) return nullptr;
+    if (level_end * g * per_pair > max_numbers) return nullptr;
     graph->next.resize(level_end * g, -1);
     for (std::size_t s = level_begin; s < level_end; ++s) {
       for (std::size_t a = 0; a < g; ++a) {
@@ -98,7 +92,7 @@ std::shared_ptr<const CountStateGraph> build_count_states(const Problem& p) {
     }
     level_begin = level_end;
   }
-  if (graph->size() * g * per_pair > limits::kMaxCountStateNumbers) return nullptr;
+  if (graph->size() * g * per_pair > max_numbers) return nullptr;
   graph->next.resize(graph->size() * g, -1);  // the deepest states lead nowhere
   graph->exhaustive_states = graph->size();
   for (std::size_t s = 0; s < graph->size(); ++s) {

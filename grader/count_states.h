@@ -2,7 +2,7 @@
 // can reach, with its transitions and, for each last group, the `expected` row there.
 // Without W_P and without `at`, a prefix's head row and expected row depend only on these,
 // so grading a submission needs no hashing and no `expected` evaluation: only the head's
-// rows, one per (state, last group) it reaches (exhaustive.cc).
+// rows, one per (state, last group) it reaches (prefix_judge.cc).
 #pragma once
 
 #include <cstddef>
@@ -53,9 +53,11 @@ bool expected_at_state(const Problem& problem, const int* counts, std::size_t la
                        TokenString& prefix, std::vector<int>& class_counts, double* out);
 
 // Up to depth strings.max_length, with the extra strings' paths; nullptr when rows are not a
-// function of counts (W_P, `at`, no causal mask) or when the graph would pass
-// limits::kMaxCountStateNumbers. Precondition: `expected` was checked on the tested set
-// (evaluation cannot fault).
-std::shared_ptr<const CountStateGraph> build_count_states(const Problem& problem);
+// function of counts (W_P, `at`, no causal mask) or when the graph would hold more than
+// `max_numbers` (Problem::derive's limit, limits::kMaxCountStateNumbers when loading).
+// Called by Problem::derive once the rest is derived. Precondition: `expected` was checked
+// on the tested set (evaluation cannot fault).
+std::shared_ptr<const CountStateGraph> build_count_states(const Problem& problem,
+                                                          std::size_t max_numbers);
 
 }  // namespace headgrader

@@ -12,6 +12,7 @@
 #include "failure_collector.h"
 #include "headgrader/grade_cancel.h"
 #include "prefix_expected.h"
+#include "prefix_judge.h"
 #include "prefix_walk.h"
 
 namespace headgrader {
@@ -67,12 +68,12 @@ double worst_error_each_string(const Problem& problem, const HeadWeights& weight
     const double error = string_error(problem, weights, s);
     worst = std::isnan(error) || std::isnan(worst) ? std::nan("") : std::max(worst, error);
   };
-  walk_prefixes(problem.representatives, problem.strings.exhaustive_length,
+  walk_prefixes(problem.representatives(), problem.strings.exhaustive_length,
                 [&](std::span<const int> prefix) {
                   note(TokenString(prefix.begin(), prefix.end()));
                   return true;
                 });
-  for (const auto& s : problem.extra_strings) note(s);
+  for (const auto& s : problem.extra_strings()) note(s);
   return worst;
 }
 
@@ -98,9 +99,9 @@ GradeReport finish_report(const Problem& problem, const HeadWeights& weights,
                           FailureCollector& failures, std::uint64_t failed, PrefixJudge* judge) {
   // A correct head passes them all, known without a look at each.
   const bool all_pass = judge && judge->every_tested_string_passes();
-  for (std::size_t i = 0; i < problem.extra_strings.size() && !all_pass && !grading_cancelled();
+  for (std::size_t i = 0; i < problem.extra_strings().size() && !all_pass && !grading_cancelled();
        ++i) {
-    const TokenString& s = problem.extra_strings[i];
+    const TokenString& s = problem.extra_strings()[i];
     const bool passes = judge ? judge->extra_string_passes(i) : string_passes(problem, weights, s);
     if (!passes) {
       ++failed;
@@ -115,13 +116,11 @@ GradeReport finish_report(const Problem& problem, const HeadWeights& weights,
   report.passed = failed == 0;
   report.score = static_cast<double>(report.passed_count) / static_cast<double>(report.total);
   report.examples.reserve(problem.examples.size());
-  // From the load, unless the problem was built some other way.
-  const bool expected_known = problem.examples_expected.size() == problem.examples.size();
   for (std::size_t i = 0; i < problem.examples.size(); ++i) {
     const TokenString& s = problem.examples[i];
     ExampleResult example;
     example.input = s;
-    example.expected = expected_known ? problem.examples_expected[i] : expected_output(problem, s);
+    example.expected = problem.examples_expected()[i];  // derived with the problem
     example.output = head_output(problem.head, weights, s);
     example.failing_positions =
         failing_positions_of(example.output, example.expected, problem.tolerance);
@@ -164,7 +163,7 @@ GradeReport grade(const Problem& problem, const HeadWeights& weights, int max_fa
   // One judge for the exhaustive set and the extra strings: verdicts found for the one serve
   // the other.
   std::optional<PrefixJudge> judge;
-  if (problem.head.causal) judge.emplace(problem, weights, problem.strings.max_length);
+  if (problem.head.causal) judge.emplace(problem, weights);
   const auto judge_ptr = judge ? &*judge : nullptr;
   const std::uint64_t failed = grade_exhaustive(problem, weights, judge_ptr, failures);
   GradeReport report = finish_report(problem, weights, failures, failed, judge_ptr);
@@ -178,30 +177,30 @@ bool passes_every_tested_string(const Problem& problem, const HeadWeights& weigh
   const int E = problem.strings.exhaustive_length;
   bool failed = false;
   if (problem.head.causal) {
-    PrefixJudge judge(problem, weights, problem.strings.max_length);
+    PrefixJudge judge(problem, weights);
     if (judge.every_tested_string_passes()) return true;
     if (judge.some_tested_string_fails()) return false;
     FailureCollector none(0);
     if (const auto counted = judge.count_exhaustive_failures(E, none)) {
       failed = *counted > 0;
     } else {
-      walk_prefixes(problem.representatives, E, [&](std::span<const int> prefix) {
+      walk_prefixes(problem.representatives(), E, [&](std::span<const int> prefix) {
         if (!failed && !judge.passes(prefix)) failed = true;
         return !failed;  // after the first failure, nothing more is descended into
       });
     }
-    for (std::size_t i = 0; i < problem.extra_strings.size() && !failed; ++i) {
+    for (std::size_t i = 0; i < problem.extra_strings().size() && !failed; ++i) {
       failed = !judge.extra_string_passes(i);
     }
     return !failed;
   }
-  walk_prefixes(problem.representatives, E, [&](std::span<const int> prefix) {
+  walk_prefixes(problem.representatives(), E, [&](std::span<const int> prefix) {
     if (!failed)
       failed = !string_passes(problem, weights, TokenString(prefix.begin(), prefix.end()));
     return !failed;
   });
-  for (std::size_t i = 0; i < problem.extra_strings.size() && !failed; ++i) {
-    failed = !string_passes(problem, weights, problem.extra_strings[i]);
+  for (std::size_t i = 0; i < problem.extra_strings().size() && !failed; ++i) {
+    failed = !string_passes(problem, weights, problem.extra_strings()[i]);
   }
   return !failed;
 }
@@ -210,7 +209,7 @@ GradeReport grade_each_string(const Problem& problem, const HeadWeights& weights
                               int max_failures) {
   auto failures = collector_for(max_failures);
   std::uint64_t failed = 0;
-  walk_prefixes(problem.representatives, problem.strings.exhaustive_length,
+  walk_prefixes(problem.representatives(), problem.strings.exhaustive_length,
                 [&](std::span<const int> prefix) {
                   const TokenString s(prefix.begin(), prefix.end());
                   if (!string_passes(problem, weights, s)) {

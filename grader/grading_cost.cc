@@ -21,7 +21,7 @@ std::uint64_t mul(std::uint64_t a, std::uint64_t b) {
 }  // namespace
 
 std::uint64_t grading_cost(const Problem& problem) {
-  if (problem.count_states != nullptr) return 0;
+  if (problem.count_states() != nullptr) return 0;
   const bool causal = problem.head.causal;
   // A new row at length L costs L scores and values; without the mask every row of the
   // string is new.
@@ -31,13 +31,13 @@ std::uint64_t grading_cost(const Problem& problem) {
   };
   std::uint64_t rows = 0;
   std::uint64_t strings_of_length = 1;
-  const std::uint64_t groups = problem.representatives.size();
+  const std::uint64_t groups = problem.representatives().size();
   for (int length = 1; length <= problem.strings.exhaustive_length; ++length) {
     strings_of_length = mul(strings_of_length, groups);
     rows =
         add(rows, mul(strings_of_length, string_cost(static_cast<std::uint64_t>(length), causal)));
   }
-  for (const TokenString& s : problem.extra_strings) {
+  for (const TokenString& s : problem.extra_strings()) {
     rows = add(rows, string_cost(s.size(), /*shares_prefix=*/false));
   }
   return mul(rows, limits::kMaxMatrixRows + problem.n_v);

@@ -26,15 +26,20 @@ std::string quote(const Problem& p, const TokenString& s) { return "\"" + p.spel
 // Groups tokens by W_E column and membership in every class `expected` names (API.md §4);
 // the first token of each group represents it. Tokens with one column but different
 // memberships are a defect: no head can tell them apart, yet `expected` does.
-void find_representatives(Problem& p, DefectList& defects) {
+struct Groups {
+  std::vector<int> representatives;  // Problem::representatives()
+  std::vector<int> group_of;         // Problem::group_of()
+};
+Groups find_groups(const ProblemSpec& p, DefectList& defects) {
   const auto& named = p.expected->named_classes();
   const auto alphabet_size = static_cast<int>(p.alphabet_chars.size());
-  auto& group_of = p.group_of;
+  Groups groups;
+  auto& [representatives, group_of] = groups;
   group_of.assign(static_cast<std::size_t>(alphabet_size), -1);
   std::set<std::pair<int, int>> reported_columns;
   for (int t = 0; t < alphabet_size; ++t) {
-    for (std::size_t group = 0; group < p.representatives.size(); ++group) {
-      const int earlier = p.representatives[group];
+    for (std::size_t group = 0; group < representatives.size(); ++group) {
+      const int earlier = representatives[group];
       if (p.head.W_E.col(t) != p.head.W_E.col(earlier)) continue;
       const auto differs = std::find_if(named.begin(), named.end(), [&](int c) {
         return p.classes.members[c][t] != p.classes.members[c][earlier];
@@ -57,16 +62,18 @@ void find_representatives(Problem& p, DefectList& defects) {
       }
     }
     if (group_of[t] < 0) {
-      group_of[t] = static_cast<int>(p.representatives.size());
-      p.representatives.push_back(t);
+      group_of[t] = static_cast<int>(representatives.size());
+      representatives.push_back(t);
     }
   }
+  return groups;
 }
 
-bool in_exhaustive_set(const Problem& p, const TokenString& s) {
+bool in_exhaustive_set(const ProblemSpec& p, const std::vector<int>& representatives,
+                       const TokenString& s) {
   return static_cast<int>(s.size()) <= p.strings.exhaustive_length &&
          std::all_of(s.begin(), s.end(), [&](int t) {
-           return std::binary_search(p.representatives.begin(), p.representatives.end(), t);
+           return std::binary_search(representatives.begin(), representatives.end(), t);
          });
 }
 
@@ -74,30 +81,36 @@ bool in_exhaustive_set(const Problem& p, const TokenString& s) {
 // The set is never empty: a score is passed / total (API.md §5), and a problem that tests
 // nothing would pass every submission. Each source that is there adds at least one string:
 // the exhaustive set (at least one group), an example (never empty), a random draw.
-void build_tested_set(Problem& p, DefectList& defects) {
+struct TestedSet {
+  std::uint64_t exhaustive_total = 0;      // Problem::exhaustive_total()
+  std::vector<TokenString> extra_strings;  // Problem::extra_strings()
+};
+TestedSet build_tested_set(const ProblemSpec& p, const std::vector<int>& representatives,
+                           DefectList& defects) {
   const auto& s = p.strings;
-  const auto groups = p.representatives.size();
-  p.exhaustive_total = exhaustive_count(groups, s.exhaustive_length);
+  const auto groups = representatives.size();
+  TestedSet tested;
+  tested.exhaustive_total = exhaustive_count(groups, s.exhaustive_length);
   const auto extra = p.examples.size() + s.random;
-  if (p.exhaustive_total == 0 && extra == 0) {
+  if (tested.exhaustive_total == 0 && extra == 0) {
     defects.add("strings",
                 "nothing would be tested: exhaustive_length is 0 and there are no "
                 "examples or random strings; set strings.exhaustive_length to 1.." +
                     std::to_string(s.max_length) +
                     " (max_length), or add strings.examples or strings.random");
-    return;
+    return tested;
   }
-  if (p.exhaustive_total > limits::kTestedStringBudget - extra) {
+  if (tested.exhaustive_total > limits::kTestedStringBudget - extra) {
     int fits = 0;
     while (fits < s.exhaustive_length &&
            exhaustive_count(groups, fits + 1) <= limits::kTestedStringBudget - extra) {
       ++fits;
     }
-    const bool saturated = p.exhaustive_total == UINT64_MAX;
+    const bool saturated = tested.exhaustive_total == UINT64_MAX;
     // Before duplicates are dropped: an upper bound, which is what the budget must admit.
     defects.add("strings", "the tested set would hold up to " +
                                (saturated ? std::string("more than 2^64")
-                                          : std::to_string(p.exhaustive_total + extra)) +
+                                          : std::to_string(tested.exhaustive_total + extra)) +
                                " strings (every string up to length " +
                                std::to_string(s.exhaustive_length) + " over " +
                                std::to_string(groups) + " groups of alike tokens, plus " +
@@ -106,17 +119,20 @@ void build_tested_set(Problem& p, DefectList& defects) {
                                std::to_string(limits::kTestedStringBudget) +
                                "; lower strings.exhaustive_length (" + std::to_string(fits) +
                                " fits) or strings.random");
-    return;
+    return tested;
   }
   std::set<TokenString> seen;
   const auto add = [&](const TokenString& t) {
-    if (!in_exhaustive_set(p, t) && seen.insert(t).second) p.extra_strings.push_back(t);
+    if (!in_exhaustive_set(p, representatives, t) && seen.insert(t).second) {
+      tested.extra_strings.push_back(t);
+    }
   };
   for (const auto& example : p.examples) add(example);
   for (const auto& drawn : draw_random_strings(s.seed, s.random, s.max_length,
                                                static_cast<int>(p.alphabet_chars.size()))) {
     add(drawn);
   }
+  return tested;
 }
 
 // `expected` must give a finite vector at every position of every tested string.
@@ -144,9 +160,9 @@ void check_expected_everywhere(const Problem& p, DefectList& defects) {
   };
   const auto walk_all = [&] {
     PrefixExpected walk_expected(p, p.strings.exhaustive_length);
-    walk_prefixes(p.representatives, p.strings.exhaustive_length, [&](std::span<const int> prefix) {
-      return check(walk_expected, prefix, prefix);
-    });
+    walk_prefixes(
+        p.representatives(), p.strings.exhaustive_length,
+        [&](std::span<const int> prefix) { return check(walk_expected, prefix, prefix); });
   };
   if (p.expected->reads_positions()) {
     walk_all();
@@ -157,17 +173,18 @@ void check_expected_everywhere(const Problem& p, DefectList& defects) {
     // fault found that way is looked up again by the full walk, so that the message names
     // the same string it always does.
     PrefixExpected by_state(p, p.strings.exhaustive_length);
-    walk_prefixes(p.representatives, p.strings.exhaustive_length, [&](std::span<const int> prefix) {
-      const auto d = prefix.size();
-      const bool in_order = d < 2 || prefix[d - 2] <= prefix[d - 1];
-      return check(by_state, prefix, prefix) && in_order;
-    });
+    walk_prefixes(p.representatives(), p.strings.exhaustive_length,
+                  [&](std::span<const int> prefix) {
+                    const auto d = prefix.size();
+                    const bool in_order = d < 2 || prefix[d - 2] <= prefix[d - 1];
+                    return check(by_state, prefix, prefix) && in_order;
+                  });
     if (problem_found) {
       problem_found.reset();
       walk_all();
     }
   }
-  for (const auto& s : p.extra_strings) {
+  for (const auto& s : p.extra_strings()) {
     if (problem_found) break;
     PrefixExpected expected(p, static_cast<int>(s.size()));
     for (std::size_t i = 1; i <= s.size() && !problem_found; ++i) {
@@ -203,7 +220,7 @@ std::string Defect::to_string() const {
   return file + ": " + (field.empty() ? "" : field + ": ") + message;
 }
 
-std::string Problem::spell(const TokenString& tokens) const {
+std::string ProblemSpec::spell(const TokenString& tokens) const {
   std::string out;
   for (int t : tokens) out += encode_utf8(alphabet_chars[static_cast<std::size_t>(t)]);
   return out;
@@ -224,19 +241,30 @@ ProblemOrDefects load_problem_text(std::string_view text, const std::string& fil
   const auto slash = file_name.find_last_of('/');
   const std::string base_name = file_name.substr(slash == std::string::npos ? 0 : slash + 1);
 
-  Problem p;
-  read_problem_fields(json.value(), base_name, p, defects);
+  ProblemSpec spec;
+  read_problem_fields(json.value(), base_name, spec, defects);
   if (!defects.empty()) return defects.take();
-  // The fields are sound; now what they mean together.
-  find_representatives(p, defects);
+  return Problem::derive(std::move(spec), file_name);
+}
+
+// What the fields mean together, each step on what the ones before it proved.
+ProblemOrDefects Problem::derive(ProblemSpec spec, const std::string& file_name,
+                                 std::size_t max_count_state_numbers) {
+  DefectList defects(file_name);
+  Problem p(std::move(spec));
+  Groups groups = find_groups(p, defects);
   if (!defects.empty()) return defects.take();
-  build_tested_set(p, defects);
+  p.representatives_ = std::move(groups.representatives);
+  p.group_of_ = std::move(groups.group_of);
+  TestedSet tested = build_tested_set(p, p.representatives_, defects);
   if (!defects.empty()) return defects.take();
+  p.exhaustive_total_ = tested.exhaustive_total;
+  p.extra_strings_ = std::move(tested.extra_strings);
   check_expected_everywhere(p, defects);
   if (!defects.empty()) return defects.take();
-  p.count_states = build_count_states(p);
+  p.count_states_ = build_count_states(p, max_count_state_numbers);
   for (const TokenString& example : p.examples) {
-    p.examples_expected.push_back(expected_output(p, example));  // the same for every grading
+    p.examples_expected_.push_back(expected_output(p, example));  // the same for every grading
   }
   check_reference_passes(p, defects);
   if (!defects.empty()) return defects.take();

@@ -127,7 +127,7 @@ std::optional<Matrix> read_matrix(const Json& value, const std::string& field, D
 
 namespace {
 
-void read_alphabet_and_classes(const Json& json, Problem& p, DefectList& defects) {
+void read_alphabet_and_classes(const Json& json, ProblemSpec& p, DefectList& defects) {
   if (auto alphabet = read_string(json, "alphabet", defects)) {
     p.alphabet = *alphabet;
     std::vector<char32_t> chars;
@@ -197,7 +197,7 @@ void read_alphabet_and_classes(const Json& json, Problem& p, DefectList& defects
   }
 }
 
-void read_embeddings(const Json& json, Problem& p, DefectList& defects) {
+void read_embeddings(const Json& json, ProblemSpec& p, DefectList& defects) {
   if (!json.contains("W_E")) {
     defects.add("W_E", "is missing");
   } else if (auto W_E = read_matrix(json.at("W_E"), "W_E", defects, limits::kMaxAlphabetSize)) {
@@ -224,7 +224,7 @@ void read_embeddings(const Json& json, Problem& p, DefectList& defects) {
   }
 }
 
-void read_head_options(const Json& json, Problem& p, DefectList& defects) {
+void read_head_options(const Json& json, ProblemSpec& p, DefectList& defects) {
   if (json.contains("scale")) {
     const auto& scale = json.at("scale");
     if (!scale.is_number() || !std::isfinite(scale.get<double>()) ||
@@ -271,7 +271,7 @@ void read_head_options(const Json& json, Problem& p, DefectList& defects) {
 
 }  // namespace
 
-void read_problem_fields(const Json& json, const std::string& file_name, Problem& p,
+void read_problem_fields(const Json& json, const std::string& file_name, ProblemSpec& p,
                          DefectList& defects) {
   check_unknown_keys(json, kFields, "", defects);
   if (const auto schema = json.find("$schema"); schema != json.end() && !schema->is_string()) {

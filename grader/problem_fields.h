@@ -1,4 +1,4 @@
-// Reading a problem file's fields (API.md §2) into a Problem, collecting every defect rather
+// Reading a problem file's fields (API.md §2) into a ProblemSpec, collecting every defect rather
 // than stopping at the first, so an instructor fixes a file in one pass.
 #pragma once
 
@@ -37,14 +37,14 @@ void check_unknown_keys(const Json& object, std::span<const char* const> known,
 
 // The parts of read_problem_fields that live in problem_weights.cc: `strings` (needs the
 // alphabet) and submit/given/reference (need n_e and n_v).
-void read_problem_strings(const Json& json, Problem& problem, DefectList& defects);
-void read_problem_weights(const Json& json, Problem& problem, DefectList& defects);
+void read_problem_strings(const Json& json, ProblemSpec& problem, DefectList& defects);
+void read_problem_weights(const Json& json, ProblemSpec& problem, DefectList& defects);
 
 // Fills every field of `problem` that can be read from `json` (an object), with defaults,
 // and the parsed `expected`, n_e and n_v when those parts are sound. `file_name` is the
 // file's name without its folder (the id must be it without ".json"). Reports each defect to
 // `defects`.
-void read_problem_fields(const Json& json, const std::string& file_name, Problem& problem,
+void read_problem_fields(const Json& json, const std::string& file_name, ProblemSpec& problem,
                          DefectList& defects);
 
 }  // namespace headgrader

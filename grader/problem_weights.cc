@@ -16,7 +16,7 @@ constexpr std::array<const char*, 5> kStringsFields = {"max_length", "exhaustive
 
 bool is_weight_name(const std::string& name) { return weight_index(name) < 3; }
 
-void read_examples(const Json& examples, Problem& p, DefectList& defects) {
+void read_examples(const Json& examples, ProblemSpec& p, DefectList& defects) {
   if (!examples.is_array()) {
     defects.add("strings.examples",
                 "must be an array of strings; it is " + describe_json_type(examples));
@@ -61,7 +61,7 @@ void read_examples(const Json& examples, Problem& p, DefectList& defects) {
 }
 
 // Checks the shapes of the three matrices of a complete head (given ∪ reference).
-void check_head_shapes(const Problem& p, const std::map<std::string, std::string>& origin,
+void check_head_shapes(const ProblemSpec& p, const std::map<std::string, std::string>& origin,
                        DefectList& defects) {
   const auto n_e = static_cast<Eigen::Index>(p.n_e);
   for (const char* name : kWeightNames) {
@@ -91,7 +91,7 @@ void check_head_shapes(const Problem& p, const std::map<std::string, std::string
 
 }  // namespace
 
-void read_problem_strings(const Json& json, Problem& p, DefectList& defects) {
+void read_problem_strings(const Json& json, ProblemSpec& p, DefectList& defects) {
   if (!json.contains("strings")) {
     defects.add("strings", "is missing (it needs at least max_length)");
     return;
@@ -146,7 +146,7 @@ void read_problem_strings(const Json& json, Problem& p, DefectList& defects) {
   }
 }
 
-void read_problem_weights(const Json& json, Problem& p, DefectList& defects) {
+void read_problem_weights(const Json& json, ProblemSpec& p, DefectList& defects) {
   std::map<std::string, std::string> origin;  // canonical name -> field it came from
   if (!json.contains("submit")) {
     defects.add("submit", "is missing (for example [\"W_q\", \"W_k\", \"W_V\"])");

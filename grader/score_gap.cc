@@ -22,7 +22,7 @@ bool same_score(double a, double b) {
 }
 
 Gaps score_gaps(const Problem& p, const HeadWeights& w) {
-  const std::size_t groups = p.representatives.size();
+  const std::size_t groups = p.representatives().size();
   // Positions matter only with W_P; without it one position stands for all.
   const int positions = p.head.W_P ? p.strings.max_length : 1;
   const std::size_t tokens = groups * static_cast<std::size_t>(positions);
@@ -34,7 +34,7 @@ Gaps score_gaps(const Problem& p, const HeadWeights& w) {
   for (int i = 0; i < positions; ++i) {
     for (std::size_t a = 0; a < groups; ++a) {
       const std::size_t t = static_cast<std::size_t>(i) * groups + a;
-      head_math::embed(p.head, p.representatives[a], i, r.data());
+      head_math::embed(p.head, p.representatives()[a], i, r.data());
       head_math::project(w.W_q, r.data(), &q[t * n_q]);
       head_math::project(w.W_k, r.data(), &k[t * n_q]);
     }

@@ -20,8 +20,8 @@ StateVerdicts::StateVerdicts(std::size_t groups)
       verdicts_(table_->size() * groups, Verdict::kUnknown) {}
 
 int StateVerdicts::add(int state, std::size_t group) {
-  // Over a graph every transition up to its depth is known: a -1 there is past the depth
-  // the judge was made for (PrefixJudge checks graph.depth ≥ max_depth).
+  // Over a graph every transition up to its depth is known: a -1 there is past
+  // strings.max_length, which no tested prefix is.
   assert(table_ != nullptr);
   const int id = table_->add(state, group);
   next_ = table_->next_data();

@@ -1,5 +1,5 @@
 // The count states one judge walks, and that judge's verdict at each (state, last group)
-// slot. The states are the problem's graph (count_states.h) when it reaches deep enough:
+// slot. The states are the problem's graph (count_states.h) when it has one:
 // complete and read only. Otherwise they are this judge's own StateTable, found as they are
 // met. Either way the same accessors, with no branch on which: every transition the graph
 // holds is known, so only a table ever reaches add().
@@ -17,7 +17,7 @@ namespace headgrader {
 
 class StateVerdicts {
  public:
-  explicit StateVerdicts(const CountStateGraph& graph);  // graph.depth ≥ the judge's depth
+  explicit StateVerdicts(const CountStateGraph& graph);  // depth strings.max_length
   explicit StateVerdicts(std::size_t groups);            // states found as met
 
   // The state one token of `group` after `state`.

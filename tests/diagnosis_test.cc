@@ -100,7 +100,7 @@ bool independent_passes(const Problem& p, const HeadWeights& w) {
       if (!passes(s)) return false;
     }
   }
-  for (const auto& s : p.extra_strings) {
+  for (const auto& s : p.extra_strings()) {
     if (!passes(s)) return false;
   }
   return true;

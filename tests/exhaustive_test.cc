@@ -14,6 +14,7 @@
 #include "count_states.h"
 #include "headgrader/grade.h"
 #include "headgrader/report.h"
+#include "prefix_judge.h"
 #include "prefix_walk.h"
 #include "test_support.h"
 
@@ -41,11 +42,11 @@ std::vector<TokenString> exhaustive_failing_by_brute_force(const Problem& p, con
     TokenString s(static_cast<std::size_t>(length), 0);
     std::vector<std::size_t> digit(s.size(), 0);
     while (true) {
-      for (std::size_t k = 0; k < s.size(); ++k) s[k] = p.representatives[digit[k]];
+      for (std::size_t k = 0; k < s.size(); ++k) s[k] = p.representatives()[digit[k]];
       const Matrix error = testing::independent_head(p.head, w, s).out - expected_output(p, s);
       if (!(error.cwiseAbs().maxCoeff() <= p.tolerance)) failing.push_back(s);
       std::size_t k = s.size();
-      while (k > 0 && ++digit[k - 1] == p.representatives.size()) digit[--k] = 0;
+      while (k > 0 && ++digit[k - 1] == p.representatives().size()) digit[--k] = 0;
       if (k == 0) break;
     }
   }
@@ -172,11 +173,11 @@ TEST(ExhaustiveGrading, EqualsStringByStringForEveryShapeOfCountStateRow) {
   RandomHeads random(31);
   for (std::size_t k = 0; k < problems.size(); ++k) {
     const Problem& p = problems[k];
-    ASSERT_EQ(std::make_pair(p.representatives.size(), p.n_v), shapes[k]);
-    ASSERT_NE(p.count_states, nullptr);
+    ASSERT_EQ(std::make_pair(p.representatives().size(), p.n_v), shapes[k]);
+    ASSERT_NE(p.count_states(), nullptr);
     for (int trial = 0; trial < kTrials; ++trial) {
       expect_same_report(p, random.head(p, trial),
-                         std::to_string(p.representatives.size()) + " groups, " +
+                         std::to_string(p.representatives().size()) + " groups, " +
                              std::to_string(p.n_v) + " components, trial " + std::to_string(trial));
     }
   }
@@ -184,15 +185,16 @@ TEST(ExhaustiveGrading, EqualsStringByStringForEveryShapeOfCountStateRow) {
 
 TEST(ExhaustiveGrading, CountsOverStatesMatchBruteForceWithAnIndependentHead) {
   RandomHeads random(23);
-  Problem three = load_test_problem("three-letters.json");
-  Problem five = load_test_problem("five-letters.json");  // too many groups to cache e^x
-  Problem anywhere = bundled("consonant-anywhere");
-  Problem proportion = bundled("consonant-proportion");
-  for (Problem* p : {&anywhere, &proportion, &three, &five}) {
-    p->extra_strings.clear();  // the exhaustive set alone
-    ASSERT_NE(p->count_states, nullptr) << p->id;
-    Problem found_as_met = *p;  // no count states from the load: the grade finds its own
-    found_as_met.count_states = nullptr;
+  // The exhaustive set alone.
+  const Problem three = testing::exhaustive_set_alone(load_test_problem("three-letters.json"));
+  // Too many groups to cache e^x.
+  const Problem five = testing::exhaustive_set_alone(load_test_problem("five-letters.json"));
+  const Problem anywhere = testing::exhaustive_set_alone(bundled("consonant-anywhere"));
+  const Problem proportion = testing::exhaustive_set_alone(bundled("consonant-proportion"));
+  for (const Problem* p : {&anywhere, &proportion, &three, &five}) {
+    ASSERT_NE(p->count_states(), nullptr) << p->id;
+    // No count states from the derivation: the grade finds its own.
+    const Problem found_as_met = testing::derive(*p, 0);
     for (int trial = 0; trial < 30; ++trial) {
       const HeadWeights w = random.head(*p, trial);
       const auto failing = exhaustive_failing_by_brute_force(*p, w);
@@ -218,16 +220,16 @@ TEST(ExhaustiveGrading, ExtraStringsSharingCountStatesMatchAnIndependentHead) {
   const Problem five = load_test_problem("five-letters.json");
   for (const Problem* p :
        {&bundled("consonant-anywhere"), &bundled("consonant-proportion"), &three, &five}) {
-    ASSERT_NE(p->count_states, nullptr) << p->id;
-    const CountStateGraph& graph = *p->count_states;
-    ASSERT_EQ(graph.extra_path.size(), p->extra_strings.size()) << p->id;
+    ASSERT_NE(p->count_states(), nullptr) << p->id;
+    const CountStateGraph& graph = *p->count_states();
+    ASSERT_EQ(graph.extra_path.size(), p->extra_strings().size()) << p->id;
     if (p->id.starts_with("consonant")) {  // 204 strings over 2 groups: many share their slots
-      EXPECT_LT(graph.path_begin.size() - 1, p->extra_strings.size() / 2) << p->id;
+      EXPECT_LT(graph.path_begin.size() - 1, p->extra_strings().size() / 2) << p->id;
     }
     for (int trial = 0; trial < 30; ++trial) {
       const HeadWeights w = random.head(*p, trial);
       std::vector<TokenString> failing = exhaustive_failing_by_brute_force(*p, w);
-      for (const TokenString& s : p->extra_strings) {
+      for (const TokenString& s : p->extra_strings()) {
         const Matrix error = testing::independent_head(p->head, w, s).out - expected_output(*p, s);
         if (!(error.cwiseAbs().maxCoeff() <= p->tolerance)) failing.push_back(s);
       }
@@ -248,7 +250,7 @@ TEST(ExhaustiveGrading, ExtraStringsSharingCountStatesMatchAnIndependentHead) {
 
 TEST(ExhaustiveGrading, CountsOverStatesOnlyWhenVerdictsDependOnCountsAlone) {
   const auto counted = [](const Problem& p) {
-    PrefixJudge judge(p, p.reference, p.strings.max_length);
+    PrefixJudge judge(p, p.reference);
     FailureCollector failures(3);
     return judge.count_exhaustive_failures(p.strings.exhaustive_length, failures);
   };
@@ -259,10 +261,10 @@ TEST(ExhaustiveGrading, CountsOverStatesOnlyWhenVerdictsDependOnCountsAlone) {
   EXPECT_EQ(counted(bundled("first-position")), std::nullopt);
   EXPECT_EQ(counted(load_test_problem("own-class-by-position.json")), std::nullopt);
   // The load keeps the count states only where they apply: (v, c) with v + c ≤ 8 is 45.
-  ASSERT_NE(bundled("consonant-anywhere").count_states, nullptr);
-  EXPECT_EQ(bundled("consonant-anywhere").count_states->size(), 45u);
-  EXPECT_EQ(bundled("first-position").count_states, nullptr);
-  EXPECT_EQ(load_test_problem("own-class-by-position.json").count_states, nullptr);
+  ASSERT_NE(bundled("consonant-anywhere").count_states(), nullptr);
+  EXPECT_EQ(bundled("consonant-anywhere").count_states()->size(), 45u);
+  EXPECT_EQ(bundled("first-position").count_states(), nullptr);
+  EXPECT_EQ(load_test_problem("own-class-by-position.json").count_states(), nullptr);
 }
 
 TEST(ExhaustiveGrading, LengthTwentyFourOverTwoGroupsIsCountedExactly) {
@@ -271,11 +273,15 @@ TEST(ExhaustiveGrading, LengthTwentyFourOverTwoGroupsIsCountedExactly) {
   // [v, c·e] / (v + c·e) against [0, 1]: both components are off by v / (v + c·e), so the
   // position passes iff v ≤ c·e / 9 (no pair of counts up to 24 is near a tie). Count the
   // strings whose every position passes by that inequality, over (v, c).
-  Problem p = bundled("consonant-anywhere");
-  ASSERT_EQ(p.head.scale, 1.0);
-  p.strings.max_length = p.strings.exhaustive_length = 24;
-  p.exhaustive_total = exhaustive_count(2, 24);
-  p.extra_strings.clear();
+  ProblemSpec spec = bundled("consonant-anywhere");
+  ASSERT_EQ(spec.head.scale, 1.0);
+  spec.strings.max_length = spec.strings.exhaustive_length = 24;
+  spec.strings.examples.clear();
+  spec.examples.clear();
+  spec.strings.random = 0;
+  spec.reference.W_k = rows({{0, 8}});  // the bundled key fails past 8 vowels; this one passes
+  const Problem p = testing::derive(spec);
+  ASSERT_EQ(p.exhaustive_total(), exhaustive_count(2, 24));
   const HeadWeights soft{rows({{1, 1}}), rows({{0, 1}}), rows({{1, 0}, {0, 1}})};
   const auto position_passes = [](int v, int c) { return c == 0 || 9.0 * v <= c * std::exp(1.0); };
   // ways[v][c]: strings with v vowels and c consonants passing at every position.
@@ -327,7 +333,7 @@ TEST(ExhaustiveGrading, AHeadOverTheToleranceByAHairAtItsWorstRowFailsThereAlone
   const HeadWeights soft{rows({{1, 1}}), rows({{0, 2}}), rows({{1, 0}, {0, 1}})};
   double worst = 0;
   TokenString worst_string;
-  walk_prefixes(p.representatives, p.strings.exhaustive_length, [&](std::span<const int> s) {
+  walk_prefixes(p.representatives(), p.strings.exhaustive_length, [&](std::span<const int> s) {
     const TokenString string(s.begin(), s.end());
     const double error =
         (run_head(p.head, soft, string).output - expected_output(p, string)).cwiseAbs().maxCoeff();
@@ -361,8 +367,8 @@ TEST(ExhaustiveGrading, OnlyTheRowsOfTestedPrefixesDecideACorrectHead) {
   auto loaded = load_problem_text(json.dump(), "consonant-anywhere.json");
   ASSERT_TRUE(std::holds_alternative<Problem>(loaded));
   const Problem& p = std::get<Problem>(loaded);
-  ASSERT_NE(p.count_states, nullptr);
-  const CountStateGraph& graph = *p.count_states;
+  ASSERT_NE(p.count_states(), nullptr);
+  const CountStateGraph& graph = *p.count_states();
   EXPECT_EQ(graph.exhaustive_states, 10u);  // (v, c) with v + c ≤ 3
   EXPECT_FALSE(graph.extra_only_slots.empty());
 
@@ -390,8 +396,7 @@ TEST(ExhaustiveGrading, OnlyTheRowsOfTestedPrefixesDecideACorrectHead) {
 
 TEST(ExhaustiveGrading, AFailingPrefixFailsItsWholeSubtree) {
   // The wrong V fails at position 1 of every string: all 510 exhaustive strings fail.
-  Problem p = bundled("consonant-anywhere");
-  p.extra_strings.clear();  // the exhaustive set alone
+  const Problem p = testing::exhaustive_set_alone(bundled("consonant-anywhere"));
   const HeadWeights wrong_V{rows({{1, 1}}), rows({{0, 5}}), rows({{0, 1}, {1, 0}})};
   const auto report = grade(p, wrong_V, 5);
   EXPECT_EQ(report.failed, report.total);

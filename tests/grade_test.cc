@@ -29,7 +29,7 @@ std::vector<TokenString> every_tested_string(const Problem& p) {
   for (int length = 1; length <= p.strings.exhaustive_length; ++length) {
     std::vector<TokenString> next;
     for (const auto& s : level) {
-      for (int r : p.representatives) {
+      for (int r : p.representatives()) {
         auto t = s;
         t.push_back(r);
         next.push_back(t);
@@ -38,7 +38,7 @@ std::vector<TokenString> every_tested_string(const Problem& p) {
     all.insert(all.end(), next.begin(), next.end());
     level = std::move(next);
   }
-  all.insert(all.end(), p.extra_strings.begin(), p.extra_strings.end());
+  all.insert(all.end(), p.extra_strings().begin(), p.extra_strings().end());
   return all;
 }
 

@@ -88,7 +88,7 @@ KindCounts independent_counts(const HeadWeights& w) {
   }
   // The examples none of which is over {a, b}, then the random strings.
   const std::set<std::string> examples = {"eaeia", "ccrs", "aeri", "abcce"};
-  for (const auto& s : p.extra_strings) {
+  for (const auto& s : p.extra_strings()) {
     const bool example = examples.count(p.spell(s)) != 0;
     (example ? k.examples : k.random) += 1;
     (example ? k.examples_failed : k.random_failed) += !independent_passes(p, w, s);

@@ -60,7 +60,7 @@ TEST(ProblemLoading, TinyProblemLoads) {
   EXPECT_EQ(p.n_e, 2u);
   EXPECT_EQ(p.n_v, 2u);
   EXPECT_EQ(p.strings.exhaustive_length, 3);  // defaults to max_length
-  EXPECT_EQ(p.exhaustive_total, 14u);         // 2 + 4 + 8
+  EXPECT_EQ(p.exhaustive_total(), 14u);       // 2 + 4 + 8
   EXPECT_EQ(p.head.scale, 1.0);
   EXPECT_TRUE(p.head.causal);
 }
@@ -579,7 +579,7 @@ TEST(ProblemLoading, OneRandomStringAloneIsATestedSet) {
   p["strings"] = Json::parse(R"({"max_length": 3, "exhaustive_length": 0, "random": 1})");
   auto loaded = load_problem_text(p.dump(), "tiny.json");
   ASSERT_TRUE(std::holds_alternative<Problem>(loaded)) << defects_of(p)[0];
-  EXPECT_EQ(std::get<Problem>(loaded).exhaustive_total, 0u);
+  EXPECT_EQ(std::get<Problem>(loaded).exhaustive_total(), 0u);
   EXPECT_EQ(std::get<Problem>(loaded).tested_total(), 1u);
 }
 
@@ -612,8 +612,8 @@ TEST(ProblemLoading, TokensSharingAnEmbeddingAreOneGroup) {
   p["W_E"] = Json::parse("[[1, 0, 0], [0, 1, 1]]");
   auto loaded = load_problem_text(p.dump(), "tiny.json");
   ASSERT_TRUE(std::holds_alternative<Problem>(loaded));
-  EXPECT_EQ(std::get<Problem>(loaded).representatives, (std::vector<int>{0, 1}));
-  EXPECT_EQ(std::get<Problem>(loaded).exhaustive_total, 14u);
+  EXPECT_EQ(std::get<Problem>(loaded).representatives(), (std::vector<int>{0, 1}));
+  EXPECT_EQ(std::get<Problem>(loaded).exhaustive_total(), 14u);
 }
 
 TEST(ProblemLoading, TestedSetOverTheBudgetSaysItsSizeAndWhatFits) {
@@ -827,9 +827,9 @@ TEST(ProblemLoading, ConsonantAnywhereTestsEveryStringUpToLength8OverTwoGroups) 
   ASSERT_TRUE(std::holds_alternative<ProblemSet>(loaded));
   const Problem* p = std::get<ProblemSet>(loaded).find("consonant-anywhere");
   ASSERT_NE(p, nullptr);
-  EXPECT_EQ(p->exhaustive_total, 510u);                     // 2 + 4 + … + 256
-  EXPECT_EQ(p->representatives, (std::vector<int>{0, 1}));  // a and b
-  EXPECT_EQ(p->spell({p->representatives[0], p->representatives[1]}), "ab");
+  EXPECT_EQ(p->exhaustive_total(), 510u);                     // 2 + 4 + … + 256
+  EXPECT_EQ(p->representatives(), (std::vector<int>{0, 1}));  // a and b
+  EXPECT_EQ(p->spell({p->representatives()[0], p->representatives()[1]}), "ab");
 }
 
 }  // namespace

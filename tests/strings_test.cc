@@ -56,8 +56,9 @@ TEST(ExhaustiveSet, CountsEveryStringUpToTheLength) {
 
 TEST(TestedSet, HandoutEmbeddingGives510ExhaustiveStringsOverAAndB) {
   const Problem& p = testing::bundled("consonant-anywhere");
-  EXPECT_EQ(p.exhaustive_total, 510u);
-  EXPECT_EQ(p.representatives, (std::vector<int>{0, 1}));  // "a" stands for vowels, "b" consonants
+  EXPECT_EQ(p.exhaustive_total(), 510u);
+  // "a" stands for vowels, "b" consonants.
+  EXPECT_EQ(p.representatives(), (std::vector<int>{0, 1}));
 }
 
 TEST(TestedSet, DuplicatesAreCountedOnceAndExhaustiveStringsAreNotRepeated) {
@@ -77,8 +78,8 @@ TEST(TestedSet, DuplicatesAreCountedOnceAndExhaustiveStringsAreNotRepeated) {
     all.insert(s);
   }
   EXPECT_EQ(p.tested_total(), all.size());
-  const std::set<TokenString> extra(p.extra_strings.begin(), p.extra_strings.end());
-  EXPECT_EQ(extra.size(), p.extra_strings.size()) << "an extra string is listed twice";
+  const std::set<TokenString> extra(p.extra_strings().begin(), p.extra_strings().end());
+  EXPECT_EQ(extra.size(), p.extra_strings().size()) << "an extra string is listed twice";
 }
 
 TEST(Utf8, AlphabetsOfAnyScriptRoundTrip) {

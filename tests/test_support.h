@@ -11,8 +11,11 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <variant>
+#include <vector>
 
 #include "headgrader/attention.h"
+#include "headgrader/limits.h"
 #include "headgrader/problem.h"
 
 namespace headgrader::testing {
@@ -81,6 +84,29 @@ inline const Problem& bundled(const std::string& id) {
   const Problem* p = bundled_problems().find(id);
   if (!p) std::abort();
   return *p;
+}
+
+// `spec` derived as the loader derives a file's (Problem::derive): how a test grades a
+// problem over another tested set, by changing a copy of its spec, never of the Problem.
+// `max_count_state_numbers` 0 derives no count states (grading finds them as it meets
+// them, as for a problem whose graph would be too large). A defect fails the test.
+inline Problem derive(const ProblemSpec& spec,
+                      std::size_t max_count_state_numbers = limits::kMaxCountStateNumbers) {
+  auto derived = Problem::derive(spec, spec.id + ".json", max_count_state_numbers);
+  if (auto* defects = std::get_if<std::vector<Defect>>(&derived)) {
+    for (const auto& d : *defects) ADD_FAILURE() << d.to_string();
+    std::abort();
+  }
+  return std::get<Problem>(std::move(derived));
+}
+
+// `p` tested on its exhaustive set alone: no examples, no random strings.
+inline Problem exhaustive_set_alone(const Problem& p) {
+  ProblemSpec spec = p;
+  spec.strings.examples.clear();
+  spec.examples.clear();
+  spec.strings.random = 0;
+  return derive(spec);
 }
 
 // A path in a folder of this test process's own, removed when the process ends. CTest runs

@@ -1,9 +1,13 @@
 // Problem files (API.md §2): loading, validation and the derived facts grading needs.
-// A problem is loaded whole or not at all: load_problem returns every defect of a file at
-// once, each naming the file, the field and what is wrong. A loaded Problem is proven
-// sound: its `expected` parses and never divides by zero on a tested string, its reference
-// passes its own tests, no two tokens share an embedding while a class `expected` names holds
-// one of them and not the other, and its tested set is within limits::kTestedStringBudget.
+// A file is read into a ProblemSpec (each field typed and checked on its own), then derived
+// into a Problem in one step (Problem::derive): what the fields mean together, proven, and
+// what grading needs, built. A problem is loaded whole or not at all: load_problem returns
+// every defect of a file at once, each naming the file, the field and what is wrong.
+// A loaded Problem promises: its `expected` parses and never divides by zero on a tested
+// string; its reference passes its own tests; no two tokens share an embedding while a class
+// `expected` names holds one of them and not the other; its tested set is within
+// limits::kTestedStringBudget; and its derived part (groups, tested set, example rows, count
+// states) is that of its spec, as nothing but derive sets it.
 // Thread-safety: a loaded Problem and ProblemSet are immutable and safe to share.
 #pragma once
 
@@ -13,11 +17,13 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
 #include "headgrader/attention.h"
 #include "headgrader/expected.h"
+#include "headgrader/limits.h"
 #include "headgrader/strings.h"
 
 namespace headgrader {
@@ -54,8 +60,12 @@ inline std::size_t weight_index(std::string_view name) {
 // of their gradings of the problem (the default), or the latest.
 enum class PassbackScore { kBest, kLatest };
 
-struct Problem {
-  // --- As written (defaults filled in) ---
+// A problem file as read: each field typed and checked on its own, defaults filled in.
+// Nothing here is proven about the fields together (that is derive's work), so a copy may be
+// edited, e.g. by a test that wants another tested set, and derived again; derive relies on
+// each field's own checks still holding (no example longer than strings.max_length, the
+// examples' tokens those of strings.examples).
+struct ProblemSpec {
   std::string id, title, statement;
   std::string alphabet;                  // UTF-8 as written
   std::vector<char32_t> alphabet_chars;  // token i = alphabet_chars[i]
@@ -69,33 +79,64 @@ struct Problem {
   StringSpec strings;
   PassbackScore passback = PassbackScore::kBest;  // "passback": "best" | "latest"
 
-  // --- Derived at load ---
-  std::shared_ptr<const Expected> expected;
-  HeadWeights reference;                  // reference ∪ given: a head that passes
-  std::size_t n_e = 0;                    // rows of W_E
-  std::size_t n_v = 0;                    // expected->output_size()
-  std::vector<int> representatives;       // first token of each group, ascending
-  std::vector<int> group_of;              // token -> its group (index into representatives)
-  std::vector<TokenString> examples;      // strings.examples as tokens
-  std::vector<Matrix> examples_expected;  // `expected` at each position of each example
-  // Tested strings beyond the exhaustive set: examples then random strings, each once and
-  // none that the exhaustive set already holds, in the order they were added.
-  std::vector<TokenString> extra_strings;
-  std::uint64_t exhaustive_total = 0;  // strings of length 1..exhaustive_length over reps
-  // The count states up to max_length with their `expected` rows, when rows depend on
-  // counts alone and the graph is small (null otherwise): grading then evaluates no
-  // `expected`, and the extra strings as paths through it. Derived from the fields above; a
-  // copy whose strings change must not use it beyond its depth, nor its paths unless it has
-  // as many extra strings (the grader checks both; a copy that swaps extra strings must
-  // rebuild it or set it to null).
-  std::shared_ptr<const CountStateGraph> count_states;
-  std::uint64_t tested_total() const { return exhaustive_total + extra_strings.size(); }
+  // Read with the fields, each from one of them: what the later checks are written in.
+  std::shared_ptr<const Expected> expected;  // expected_source parsed
+  HeadWeights reference;                     // reference ∪ given: a head that passes
+  std::size_t n_e = 0;                       // rows of W_E
+  std::size_t n_v = 0;                       // expected->output_size()
+  std::vector<TokenString> examples;         // strings.examples as tokens
 
   // `tokens` as the alphabet's characters (UTF-8).
   std::string spell(const TokenString& tokens) const;
 };
 
+class Problem;
 using ProblemOrDefects = std::variant<Problem, std::vector<Defect>>;
+
+// A loaded problem: its spec (the fields as read, public) and what grading needs derived
+// from it, built in one step by derive and read through the accessors below. The derived
+// part is never set on its own, so it always is the spec's: the count states reach
+// strings.max_length and list exactly the extra strings' paths, the groups are W_E's, the
+// expected rows are `expected`'s. A Problem is not edited: another tested set is another
+// spec, derived again. Every Problem derive returns is sound (see the top of this file).
+// The spec's fields stay public data, read at every use site; a copy that changes one keeps
+// the derived part of the original (tests change only `tolerance` so).
+class Problem : public ProblemSpec {
+ public:
+  // Proves `spec` sound and derives the rest from it; every defect found otherwise, each
+  // naming `file_name`. `max_count_state_numbers` bounds the count states kept (the
+  // problem's own graph is not built beyond it; grading then finds states as it meets them).
+  static ProblemOrDefects derive(
+      ProblemSpec spec, const std::string& file_name,
+      std::size_t max_count_state_numbers = limits::kMaxCountStateNumbers);
+
+  // First token of each group of alike tokens, ascending.
+  const std::vector<int>& representatives() const { return representatives_; }
+  // token -> its group (an index into representatives()).
+  const std::vector<int>& group_of() const { return group_of_; }
+  // `expected` at each position of each example (examples[i]), the same for every grading.
+  const std::vector<Matrix>& examples_expected() const { return examples_expected_; }
+  // Tested strings beyond the exhaustive set: examples then random strings, each once and
+  // none that the exhaustive set already holds, in the order they were added.
+  const std::vector<TokenString>& extra_strings() const { return extra_strings_; }
+  // Strings of length 1..strings.exhaustive_length over the representatives.
+  std::uint64_t exhaustive_total() const { return exhaustive_total_; }
+  std::uint64_t tested_total() const { return exhaustive_total_ + extra_strings_.size(); }
+  // The count states up to strings.max_length with their `expected` rows and the paths of
+  // the extra strings, when rows depend on counts alone and the graph is within
+  // max_count_state_numbers (null otherwise): grading then evaluates no `expected`.
+  const CountStateGraph* count_states() const { return count_states_.get(); }
+
+ private:
+  explicit Problem(ProblemSpec spec) : ProblemSpec(std::move(spec)) {}
+
+  std::vector<int> representatives_;
+  std::vector<int> group_of_;
+  std::vector<Matrix> examples_expected_;
+  std::vector<TokenString> extra_strings_;
+  std::uint64_t exhaustive_total_ = 0;
+  std::shared_ptr<const CountStateGraph> count_states_;
+};
 
 // Parses and validates one problem file's text. `file_name` names it in defects and must be
 // ID.json (the id is checked against it).
