@@ -1,10 +1,11 @@
 // Grading the exhaustive set (every string of length 1..exhaustive_length over the
 // representatives). A causal head's output at position i depends only on s_1 … s_i, so a
-// failing prefix fails its whole subtree. Without a position embedding the row needs only
-// the prefix's count of each group and its last group; when `expected` does not read
-// positions either, the failures are counted over those count states (dynamic programming,
-// no prefix visited twice in the same state). Otherwise the set is walked as a tree of
-// prefixes, each computed once, extending a prefix in O(groups × n_v) without W_P.
+// failing prefix fails its whole subtree. The row needs only the prefix's count of each
+// token kind and its last kind (token_kinds.h: a group, or with W_P and a fixed `at` a group
+// at a class of positions); when `expected` is such a function too, the failures are counted
+// over those count states (dynamic programming, no prefix visited twice in the same state).
+// Otherwise the set is walked as a tree of prefixes, each computed once, extending a prefix
+// in O(kinds × n_v) over kinds or O(length) when positions do not compress.
 // The result is exactly that of evaluating each string on its own (grade_each_string).
 #pragma once
 
@@ -15,6 +16,7 @@
 
 #include "failure_collector.h"
 #include "headgrader/problem.h"
+#include "token_kinds.h"
 
 namespace headgrader {
 
@@ -25,6 +27,10 @@ namespace headgrader {
 class PrefixJudge {
  public:
   PrefixJudge(const Problem& problem, const HeadWeights& weights, int max_depth);
+  // Over these kinds instead of TokenKinds::of's (nullopt: every prefix on its own), right
+  // or not: for the tests that show a wrong partition of the positions is caught.
+  PrefixJudge(const Problem& problem, const HeadWeights& weights, int max_depth,
+              std::optional<TokenKinds> kinds);
   ~PrefixJudge();
   bool passes(std::span<const int> prefix);
   // Whether every position of `s` passes: a walk through the verdicts already known for its
@@ -45,9 +51,10 @@ class PrefixJudge {
   // the report to `failures`, computed over count states: a prefix's verdict depends only on
   // its group counts and last group, so the passing strings are counted by dynamic
   // programming over states, O(states × groups × E) instead of O(groups^E). nullopt, with
-  // nothing added, when verdicts are not a function of the state (the head has W_P, or
-  // `expected` uses `at`) or a passing path meets a row too close to the tolerance to judge
-  // without the exact per-prefix arithmetic; the caller then walks the tree.
+  // nothing added, when verdicts are not a function of the state (positions that do not
+  // compress, an `at` of a varying position) or a passing path meets a row too close to the
+  // tolerance to judge without the exact per-prefix arithmetic; the caller then walks the
+  // tree.
   std::optional<std::uint64_t> count_exhaustive_failures(int E, FailureCollector& failures);
   // The largest |output − expected| over every row judged so far (NaN once a row was NaN):
   // after a grade that passed, the worst error over every tested position.
