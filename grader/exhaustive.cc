@@ -151,9 +151,11 @@ class PrefixJudge::Impl {
   const std::optional<TokenKinds> kinds_;
   const bool by_counts_, memo_;
   std::optional<GroupCountHead> fast_;
-  // The exact rows, built on first use: over kinds they are needed only for close calls.
+  // The exact rows, built on first use: over kinds they are needed only for close calls;
+  // otherwise for every prefix, from tables of the (group, position) keys.
   PrefixHead& exact_rows() {
-    if (!rows_) rows_.emplace(p_.head, w_, max_depth_);
+    if (!rows_ && by_counts_) rows_.emplace(p_.head, w_, max_depth_);
+    if (!rows_) rows_.emplace(p_.head, w_, max_depth_, p_.group_of, p_.representatives.size());
     return *rows_;
   }
 
