@@ -2,18 +2,14 @@
 
 #include <algorithm>
 #include <map>
-#include <numeric>
+#include <optional>
 
 namespace headgrader {
 
-bool expected_at_state(const Problem& p, const int* counts, std::size_t last, TokenString& prefix,
-                       std::vector<int>& class_counts, double* out) {
-  prefix.clear();
-  for (std::size_t b = 0; b < p.representatives().size(); ++b) {
-    prefix.insert(prefix.end(), static_cast<std::size_t>(counts[b] - (b == last)),
-                  p.representatives()[b]);
-  }
-  prefix.push_back(p.representatives()[last]);
+bool expected_at_state(const Problem& p, const TokenKinds& kinds, const int* counts,
+                       std::size_t last, TokenString& prefix, std::vector<int>& class_counts,
+                       std::vector<int>& scratch, double* out) {
+  kinds.spell_state(counts, last, prefix, scratch);
   class_counts.resize(p.classes.names.size());
   count_classes(p.classes, prefix, class_counts);
   return !p.expected->evaluate(PrefixFacts{prefix, class_counts}, std::span<double>(out, p.n_v));
@@ -21,8 +17,8 @@ bool expected_at_state(const Problem& p, const int* counts, std::size_t last, To
 
 namespace {
 
-void add_extra_paths(const Problem& p, CountStateGraph& graph) {
-  const std::size_t g = graph.groups;
+void add_extra_paths(const Problem& p, const TokenKinds& kinds, CountStateGraph& graph) {
+  const std::size_t g = graph.kinds;
   std::map<std::vector<int>, int> path_of;  // sorted slots -> path
   std::vector<int> slots;
   graph.path_begin.push_back(0);
@@ -32,8 +28,9 @@ void add_extra_paths(const Problem& p, CountStateGraph& graph) {
   for (const TokenString& s : p.extra_strings()) {
     slots.clear();
     int state = 0;
-    for (const int token : s) {
-      const auto a = static_cast<std::size_t>(p.group_of()[static_cast<std::size_t>(token)]);
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      const auto group = static_cast<std::size_t>(p.group_of()[static_cast<std::size_t>(s[i])]);
+      const std::size_t a = kinds.kind(group, static_cast<int>(i + 1));
       state = graph.next[static_cast<std::size_t>(state) * g + a];
       slots.push_back(static_cast<int>(static_cast<std::size_t>(state) * g + a));
     }
@@ -60,28 +57,33 @@ void add_extra_paths(const Problem& p, CountStateGraph& graph) {
 
 std::shared_ptr<const CountStateGraph> build_count_states(const Problem& p,
                                                           std::size_t max_numbers) {
-  if (p.head.W_P || !p.head.causal || p.expected->reads_positions()) return nullptr;
-  const std::size_t g = p.representatives().size();
   const int D = p.strings.max_length;
+  const std::optional<TokenKinds> kinds = TokenKinds::of(p, D);
+  if (!kinds || !kinds->expected_by_kinds()) return nullptr;
+  const std::size_t g = kinds->size();
+  const std::size_t groups = kinds->groups();
   auto graph = std::make_shared<CountStateGraph>();
-  graph->groups = g;
+  graph->kinds = g;
   graph->n_v = p.n_v;
   graph->depth = D;
   graph->exhaustive_length = p.strings.exhaustive_length;
   const std::size_t per_pair = std::max<std::size_t>(p.n_v, 1);
 
-  // Breadth first from the empty prefix: states are numbered by depth.
+  // Breadth first from the empty prefix: states are numbered by depth. A state of depth d
+  // leads on by the kinds of position d + 1 only.
   std::map<std::vector<int>, int> id_of;
   std::vector<int> counts(g, 0);
   id_of.emplace(counts, 0);
   graph->counts = counts;
-  std::size_t level_begin = 0;
+  std::vector<std::size_t> level{0};  // level[d]: the first state of depth d
   for (int d = 0; d < D; ++d) {
     const std::size_t level_end = graph->size();
+    level.push_back(level_end);
     if (level_end * g * per_pair > max_numbers) return nullptr;
     graph->next.resize(level_end * g, -1);
-    for (std::size_t s = level_begin; s < level_end; ++s) {
-      for (std::size_t a = 0; a < g; ++a) {
+    const std::size_t first = kinds->first_at(d + 1);
+    for (std::size_t s = level[static_cast<std::size_t>(d)]; s < level_end; ++s) {
+      for (std::size_t a = first; a < first + groups; ++a) {
         counts.assign(graph->counts_of(static_cast<int>(s)),
                       graph->counts_of(static_cast<int>(s)) + g);
         ++counts[a];
@@ -90,33 +92,31 @@ std::shared_ptr<const CountStateGraph> build_count_states(const Problem& p,
         graph->next[s * g + a] = at->second;
       }
     }
-    level_begin = level_end;
   }
+  level.push_back(graph->size());
   if (graph->size() * g * per_pair > max_numbers) return nullptr;
   graph->next.resize(graph->size() * g, -1);  // the deepest states lead nowhere
-  graph->exhaustive_states = graph->size();
-  for (std::size_t s = 0; s < graph->size(); ++s) {
-    const int* n = graph->counts_of(static_cast<int>(s));
-    if (std::accumulate(n, n + g, 0) > graph->exhaustive_length) {
-      graph->exhaustive_states = s;  // the first state deeper than the exhaustive set
-      break;
-    }
-  }
+  graph->exhaustive_states =
+      level[static_cast<std::size_t>(std::min(graph->exhaustive_length, D)) + 1];
 
   graph->expected.assign(graph->size() * g * p.n_v, 0.0);
   TokenString prefix;
-  std::vector<int> class_counts;
-  for (std::size_t s = 1; s < graph->size(); ++s) {
-    const int* n = graph->counts_of(static_cast<int>(s));
-    for (std::size_t a = 0; a < g; ++a) {
-      if (n[a] == 0) continue;
-      if (!expected_at_state(p, n, a, prefix, class_counts,
-                             &graph->expected[(s * g + a) * p.n_v])) {
-        return nullptr;  // cannot happen after the load's check; grade prefix by prefix then
+  std::vector<int> class_counts, scratch;
+  for (int d = 1; d <= D; ++d) {
+    const std::size_t first = kinds->first_at(d);
+    for (std::size_t s = level[static_cast<std::size_t>(d)];
+         s < level[static_cast<std::size_t>(d) + 1]; ++s) {
+      const int* n = graph->counts_of(static_cast<int>(s));
+      for (std::size_t a = first; a < first + groups; ++a) {
+        if (n[a] == 0) continue;
+        if (!expected_at_state(p, *kinds, n, a, prefix, class_counts, scratch,
+                               &graph->expected[(s * g + a) * p.n_v])) {
+          return nullptr;  // cannot happen after the load's check; grade prefix by prefix then
+        }
       }
     }
   }
-  add_extra_paths(p, *graph);
+  add_extra_paths(p, *kinds, *graph);
   return graph;
 }
 

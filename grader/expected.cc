@@ -38,6 +38,109 @@ bool Expected::reads_positions() const {
                      [](const Instruction& i) { return i.op == Op::kAt; });
 }
 
+std::optional<std::vector<int>> Expected::fixed_positions() const {
+  // The program run once over "constant or not": a slot is constant when only constants and
+  // arithmetic on constants wrote it, and then holds the value a run would give it (the same
+  // operations on the same numbers).
+  struct Value {
+    bool constant = false;
+    double x = 0;
+  };
+  std::vector<Value> slot(program_->slot_count);
+  std::vector<int> positions;
+  const auto both = [&](const Instruction& in, auto op) {
+    const Value a = slot[in.a], b = slot[in.b];
+    slot[in.dst] = a.constant && b.constant ? Value{true, op(a.x, b.x)} : Value{};
+  };
+  for (const Instruction& in : program_->code) {
+    switch (in.op) {
+      case Op::kConst:
+        slot[in.dst] = {true, in.value};
+        break;
+      case Op::kPos:
+      case Op::kIs:
+      case Op::kAny:
+      case Op::kAll:
+      case Op::kCount:
+      case Op::kMean:
+        slot[in.dst] = {};
+        break;
+      case Op::kAt: {
+        const Value k = slot[in.a];
+        if (!k.constant) return std::nullopt;
+        // Mirrors evaluate's test: a k that is not a whole number ≥ 1 reads no token.
+        if (k.x >= 1 && k.x <= static_cast<double>(limits::kMaxStringLength) &&
+            k.x == std::floor(k.x)) {
+          positions.push_back(static_cast<int>(k.x));
+        }
+        slot[in.dst] = {};
+        break;
+      }
+      case Op::kNeg:
+        slot[in.dst] = slot[in.a].constant ? Value{true, -slot[in.a].x} : Value{};
+        break;
+      case Op::kNot:
+        slot[in.dst] = slot[in.a].constant ? Value{true, slot[in.a].x == 0 ? 1.0 : 0.0} : Value{};
+        break;
+      case Op::kAdd:
+        both(in, [](double a, double b) { return a + b; });
+        break;
+      case Op::kSub:
+        both(in, [](double a, double b) { return a - b; });
+        break;
+      case Op::kMul:
+        both(in, [](double a, double b) { return a * b; });
+        break;
+      case Op::kDiv:  // by a constant 0 it faults at every position: not a constant then
+        if (slot[in.b].constant && slot[in.b].x == 0) {
+          slot[in.dst] = {};
+        } else {
+          both(in, [](double a, double b) { return a / b; });
+        }
+        break;
+      case Op::kLess:
+        both(in, [](double a, double b) -> double { return a < b; });
+        break;
+      case Op::kLessEq:
+        both(in, [](double a, double b) -> double { return a <= b; });
+        break;
+      case Op::kGreater:
+        both(in, [](double a, double b) -> double { return a > b; });
+        break;
+      case Op::kGreaterEq:
+        both(in, [](double a, double b) -> double { return a >= b; });
+        break;
+      case Op::kEqual:
+        both(in, [](double a, double b) -> double { return a == b; });
+        break;
+      case Op::kNotEqual:
+        both(in, [](double a, double b) -> double { return a != b; });
+        break;
+      case Op::kAnd:
+        both(in, [](double a, double b) -> double { return a != 0 && b != 0; });
+        break;
+      case Op::kOr:
+        both(in, [](double a, double b) -> double { return a != 0 || b != 0; });
+        break;
+      case Op::kSelect: {
+        const Value condition = slot[in.dst];
+        for (std::uint32_t k = 0; k < in.arg; ++k) {
+          const Value a = slot[in.a + k], b = slot[in.b + k];
+          if (condition.constant) {
+            slot[in.dst + k] = condition.x != 0 ? a : b;
+          } else {
+            slot[in.dst + k] = a.constant && b.constant && a.x == b.x ? a : Value{};
+          }
+        }
+        break;
+      }
+    }
+  }
+  std::sort(positions.begin(), positions.end());
+  positions.erase(std::unique(positions.begin(), positions.end()), positions.end());
+  return positions;
+}
+
 namespace {
 
 // Runs the program with `slot` as its value array (at least p.slot_count long).

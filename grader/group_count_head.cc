@@ -9,8 +9,8 @@
 
 namespace headgrader {
 
-GroupCountHead::GroupCountHead(const Problem& p, const HeadWeights& w)
-    : g_(p.representatives().size()), n_v_(p.n_v) {
+GroupCountHead::GroupCountHead(const Problem& p, const HeadWeights& w, const TokenKinds& kinds)
+    : g_(kinds.size()), n_v_(p.n_v) {
   // All its numbers in one allocation, and one more for the work space of this
   // constructor: a grade builds one of these for every submission.
   const std::size_t cache_sets = g_ <= kCachedGroups ? g_ << g_ : 0;
@@ -25,9 +25,10 @@ GroupCountHead::GroupCountHead(const Problem& p, const HeadWeights& w)
   double* const r = work.data();
   double* const q = r + p.n_e;
   double* const k = q + g_ * n_q;
-  // Steps 1–2: each group's embedding (its representative; no W_P), query, key and value.
+  // Steps 1–2: each kind's embedding (its group's representative at the first position of
+  // its class), query, key and value.
   for (std::size_t a = 0; a < g_; ++a) {
-    head_math::embed(p.head, p.representatives()[a], 0, r);
+    head_math::embed(p.head, kinds.token(a), kinds.position(a) - 1, r);
     head_math::project(w.W_q, r, &q[a * n_q]);
     head_math::project(w.W_k, r, &k[a * n_q]);
     head_math::project(w.W_V, r, &v_[a * n_v_]);

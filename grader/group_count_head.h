@@ -1,6 +1,7 @@
-// The head's new row at a prefix from the prefix's group counts alone, for heads without
-// W_P. A token's q, k and v then depend only on its group, so with a the new token's group,
-// n_b the prefix's count of group b and m the largest S[a][b] among the groups present:
+// The head's new row at a prefix from the prefix's kind counts alone (token_kinds.h: a kind
+// is a group, or with W_P a group at a class of positions). A token's q, k and v depend only
+// on its kind, so with a the new token's kind, n_b the prefix's count of kind b and m the
+// largest S[a][b] among the kinds present:
 //   out = Σ_b n_b · e^{S[a][b] − m} · v_b  /  Σ_b n_b · e^{S[a][b] − m}
 // an online softmax whose state is the counts. The scores and exponentials are the same bits
 // as run_head's; only the order of the sums differs, so a row within margin() of the
@@ -12,14 +13,15 @@
 
 #include "headgrader/attention.h"
 #include "headgrader/problem.h"
+#include "token_kinds.h"
 
 namespace headgrader {
 
 class GroupCountHead {
  public:
-  // Steps 1–3 of the handout once per group: each representative's embedding, q, k and v,
-  // and the score S[a][b] = scale · q_a · k_b of every pair of groups.
-  GroupCountHead(const Problem& problem, const HeadWeights& weights);
+  // Steps 1–3 of the handout once per kind: each kind's embedding, q, k and v, and the score
+  // S[a][b] = scale · q_a · k_b of every pair of kinds.
+  GroupCountHead(const Problem& problem, const HeadWeights& weights, const TokenKinds& kinds);
   GroupCountHead(const GroupCountHead&) = delete;  // its pointers point into numbers_
   GroupCountHead& operator=(const GroupCountHead&) = delete;
 
@@ -27,8 +29,8 @@ class GroupCountHead {
   // 64·2⁻⁵³ relative to their magnitude.
   double margin() const { return margin_; }
 
-  // Steps 5–6 (the mask is the prefix itself): the row for a prefix whose groups are
-  // counted in `n` and whose last token is in group a, into `out` (n_v numbers).
+  // Steps 5–6 (the mask is the prefix itself): the row for a prefix whose kinds are
+  // counted in `n` and whose last token is of kind a, into `out` (n_v numbers).
   void row(const int* n, std::size_t a, double* out) { (this->*row_)(n, a, out); }
 
  private:
@@ -49,7 +51,7 @@ class GroupCountHead {
   std::vector<double> numbers_;  // the four arrays below, one after the other
   double* scores_ = nullptr;     // scores_[a * g + b] = scale · q_a · k_b
   double* v_ = nullptr;          // v_[b * n_v + c]
-  double* scratch_ = nullptr;    // exponentials when there are too many groups to cache
+  double* scratch_ = nullptr;    // exponentials when there are too many kinds to cache
   double* cache_ = nullptr;      // [(a << g | present) * g + b]
   double margin_ = 0;
   std::vector<unsigned char> cached_;  // per (a, present)

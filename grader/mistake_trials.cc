@@ -8,8 +8,8 @@ namespace {
 // The cost of grading one changed copy, in the budget's units (limits.h).
 std::uint64_t trial_cost(const Problem& p) {
   const CountStateGraph* g = p.count_states();
-  const bool over_states = g && p.head.causal && !p.head.W_P && !p.expected->reads_positions();
-  return over_states ? static_cast<std::uint64_t>(g->size() * g->groups) : p.tested_total();
+  // The graph exists only when rows are functions of kind counts (count_states.h).
+  return g ? static_cast<std::uint64_t>(g->size() * g->kinds) : p.tested_total();
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <optional>
 #include <vector>
 
@@ -21,21 +22,24 @@ namespace headgrader {
 // Judges one prefix after another, each the parent's extension by one token.
 class PrefixJudge::Impl {
  public:
-  Impl(const Problem& p, const HeadWeights& w)
+  Impl(const Problem& p, const HeadWeights& w, std::optional<TokenKinds> kinds)
       : p_(p),
         w_(w),
-        by_counts_(!p.head.W_P),
-        memo_(by_counts_ && !p.expected->reads_positions()),
+        kinds_(std::move(kinds)),
+        by_counts_(kinds_.has_value()),
+        memo_(by_counts_ && kinds_->expected_by_kinds()),
         max_depth_(p.strings.max_length),
         row_(2 * p.n_v) {
-    if (by_counts_) fast_.emplace(p, w);
+    if (!by_counts_) return;
+    fast_.emplace(p, w, *kinds_);
     // The problem's own states (they reach strings.max_length and hold the extra strings'
-    // paths) when it has them; otherwise found as they are met.
-    if (const CountStateGraph* graph = p.count_states(); memo_ && graph) {
+    // paths) when it has them and they count these kinds; otherwise found as they are met.
+    if (const CountStateGraph* graph = p.count_states();
+        memo_ && graph && graph->kinds == kinds_->size()) {
       graph_ = graph;
       states_.emplace(*graph);
     } else {
-      states_.emplace(p.representatives().size());
+      states_.emplace(kinds_->size());
     }
   }
 
@@ -49,9 +53,9 @@ class PrefixJudge::Impl {
       int state = 0;
       std::size_t d = 0;
       for (; d < s.size(); ++d) {
-        const auto group = static_cast<std::size_t>(p_.group_of()[s[d]]);
-        state = states_->next(state, group);
-        const Verdict known = states_->verdict(state, group);
+        const std::size_t kind = kind_of(s[d], d + 1);
+        state = states_->next(state, kind);
+        const Verdict known = states_->verdict(state, kind);
         if (known == Verdict::kFail) return false;
         if (known != Verdict::kPass) break;  // not judged yet, or too close to call
       }
@@ -89,22 +93,22 @@ class PrefixJudge::Impl {
 
   bool passes(std::span<const int> prefix) {
     const std::size_t d = prefix.size();
-    if (!by_counts_) {  // W_P: rows depend on position; extend the exact rows
+    if (!by_counts_) {  // rows depend on position, unlike any kinds: extend the exact rows
       exact_rows().extend(prefix, out_);
       (void)expected().extend(prefix, want_);  // cannot fault: checked at load
       return judge(0.0) == Verdict::kPass;
     }
     expected().advance(prefix);
     if (state_at_.empty()) state_at_.assign(static_cast<std::size_t>(max_depth_) + 1, 0);
-    const auto group = static_cast<std::size_t>(p_.group_of()[prefix.back()]);
-    const int state = states_->next(state_at_[d - 1], group);
+    const std::size_t kind = kind_of(prefix.back(), d);
+    const int state = states_->next(state_at_[d - 1], kind);
     state_at_[d] = state;
-    Verdict& known = states_->verdict(state, group);
+    Verdict& known = states_->verdict(state, kind);
     if (memo_ && (known == Verdict::kPass || known == Verdict::kFail)) {
       return known == Verdict::kPass;
     }
 
-    fast_->row(states_->counts(state), group, out_);
+    fast_->row(states_->counts(state), kind, out_);
     expected().evaluate(prefix, want_);
     Verdict verdict = judge(fast_->margin());
     if (memo_) known = verdict;
@@ -116,6 +120,12 @@ class PrefixJudge::Impl {
   }
 
  private:
+  // The kind of `token` at `position` (1-based).
+  std::size_t kind_of(int token, std::size_t position) const {
+    return kinds_->kind(static_cast<std::size_t>(p_.group_of()[static_cast<std::size_t>(token)]),
+                        static_cast<int>(position));
+  }
+
   // Every row judged is judged here (or in every_tested_slot_passes), so worst_ ends as the
   // largest error of a passing head over every tested position.
   Verdict judge(double margin) {
@@ -135,11 +145,17 @@ class PrefixJudge::Impl {
 
   const Problem& p_;
   const HeadWeights& w_;
+  // What count states count; none when the prefixes must be judged one by one.
+  const std::optional<TokenKinds> kinds_;
   const bool by_counts_, memo_;
   std::optional<GroupCountHead> fast_;
-  // The exact rows, built on first use: a head without W_P needs them only for close calls.
+  // The exact rows, built on first use: over kinds they are needed only for close calls;
+  // otherwise for every prefix, from tables of the (group, position) keys.
   PrefixHead& exact_rows() {
-    if (!rows_) rows_.emplace(p_.head, w_, max_depth_);
+    if (!rows_ && by_counts_) rows_.emplace(p_.head, w_, max_depth_);
+    if (!rows_) {
+      rows_.emplace(p_.head, w_, max_depth_, p_.group_of(), p_.representatives().size());
+    }
     return *rows_;
   }
 
@@ -150,7 +166,7 @@ class PrefixJudge::Impl {
     return *expected_;
   }
 
-  Verdict state_verdict(int state, std::size_t group);
+  Verdict state_verdict(int state, std::size_t kind);
   // kPass when every slot of the path passes, kFail when one fails, kTooClose when none
   // fails but one is too close to call from its state (the string is then judged prefix by
   // prefix).
@@ -172,23 +188,23 @@ class PrefixJudge::Impl {
   std::vector<double> row_;  // out_ then want_: the head's row and `expected`'s, n_v each
   double* const out_ = row_.data();
   double* const want_ = out_ + p_.n_v;
-  TokenString canonical_;          // scratch for expected_at_state
-  std::vector<int> class_counts_;  // scratch for expected_at_state
+  TokenString canonical_;                   // scratch for expected_at_state
+  std::vector<int> class_counts_, spell_;  // scratch for expected_at_state
 };
 
-// The verdict of any prefix in `state` whose last token is in `group`, found once: without
-// W_P and positions in `expected`, every such prefix has the same fast row and expected row
-// (the problem's, or evaluated on one such prefix).
-Verdict PrefixJudge::Impl::state_verdict(int state, std::size_t group) {
-  Verdict& known = states_->verdict(state, group);
+// The verdict of any prefix in `state` whose last token is of kind `kind`, found once: when
+// `expected` too is a function of kind counts, every such prefix has the same fast row and
+// expected row (the problem's, or evaluated on one such prefix).
+Verdict PrefixJudge::Impl::state_verdict(int state, std::size_t kind) {
+  Verdict& known = states_->verdict(state, kind);
   if (known == Verdict::kUnknown) {
     const int* n = states_->counts(state);
-    fast_->row(n, group, out_);
+    fast_->row(n, kind, out_);
     if (graph_) {
-      std::copy_n(graph_->expected_row(state, group), p_.n_v, want_);
+      std::copy_n(graph_->expected_row(state, kind), p_.n_v, want_);
     } else {
       // Cannot fault: `expected` was checked on the tested set at load.
-      (void)expected_at_state(p_, n, group, canonical_, class_counts_, want_);
+      (void)expected_at_state(p_, *kinds_, n, kind, canonical_, class_counts_, spell_, want_);
     }
     known = judge(fast_->margin());
   }
@@ -199,7 +215,7 @@ bool PrefixJudge::Impl::every_tested_slot_passes() {
   if (!every_tested_slot_passes_) {
     every_tested_slot_passes_ = false;
     if (!graph_) return false;
-    const std::size_t g = graph_->groups;
+    const std::size_t g = graph_->kinds;
     // Each row judged against the graph's expected row as it stands, its verdict not kept:
     // a correct head needs none of them afterwards, and for another the grade goes on by
     // state_verdict, which finds again at most the ones judged here.
@@ -215,7 +231,9 @@ bool PrefixJudge::Impl::every_tested_slot_passes() {
     };
     for (std::size_t state = 1; state < graph_->exhaustive_states; ++state) {
       const int* n = graph_->counts_of(static_cast<int>(state));
-      for (std::size_t a = 0; a < g; ++a) {
+      // The last token is of a kind its position can hold.
+      const std::size_t first = kinds_->first_at(std::accumulate(n, n + g, 0));
+      for (std::size_t a = first; a < first + kinds_->groups(); ++a) {
         if (n[a] > 0 && !passes(state * g + a)) return false;
       }
     }
@@ -228,7 +246,7 @@ bool PrefixJudge::Impl::every_tested_slot_passes() {
 }
 
 Verdict PrefixJudge::Impl::path_verdict(std::size_t path) {
-  const std::size_t g = graph_->groups;
+  const std::size_t g = graph_->kinds;
   Verdict verdict = Verdict::kPass;
   for (std::size_t k = graph_->path_begin[path]; k < graph_->path_begin[path + 1]; ++k) {
     const auto slot = static_cast<std::size_t>(graph_->path_slots[k]);
@@ -243,8 +261,7 @@ std::optional<std::uint64_t> PrefixJudge::Impl::count_failures(int E, FailureCol
   if (!memo_ || E <= 0) return std::nullopt;
   if (E == p_.strings.exhaustive_length && every_tested_slot_passes()) return 0;
   constexpr auto kNone = static_cast<std::size_t>(-1);
-  const auto& reps = p_.representatives();
-  const std::size_t g = reps.size();
+  const std::size_t g = kinds_->groups();  // the tokens a position can hold: one kind each
   // strings_of[r] = g^r, the extensions of length r of any prefix (≤ the tested budget).
   std::vector<std::uint64_t> strings_of(static_cast<std::size_t>(E) + 1, 1);
   for (int r = 1; r <= E; ++r) strings_of[r] = strings_of[r - 1] * g;
@@ -259,8 +276,9 @@ std::optional<std::uint64_t> PrefixJudge::Impl::count_failures(int E, FailureCol
   std::vector<std::size_t> row(states_->size(), kNone);  // state -> its row in `passing`
   row[0] = 0;
   for (int d = 0; d < E; ++d) {
+    const std::size_t first = kinds_->first_at(d + 1);
     for (std::size_t i = level[d]; i < level[d + 1]; ++i) {
-      for (std::size_t a = 0; a < g; ++a) {
+      for (std::size_t a = first; a < first + g; ++a) {
         const int c = states_->next(listed[i], a);
         const Verdict verdict = state_verdict(c, a);
         if (verdict == Verdict::kTooClose) return std::nullopt;  // judge each prefix instead
@@ -280,10 +298,11 @@ std::optional<std::uint64_t> PrefixJudge::Impl::count_failures(int E, FailureCol
   std::vector<std::uint64_t> passing(listed.size() * width, 0);
   const auto passing_of = [&](int state) { return &passing[row[state] * width]; };
   for (int d = E; d >= 0; --d) {
+    const std::size_t first = d < E ? kinds_->first_at(d + 1) : 0;
     for (std::size_t i = level[d]; i < level[d + 1]; ++i) {
       std::uint64_t* mine = passing_of(listed[i]);
       mine[0] = 1;
-      for (std::size_t a = 0; a < g && d < E; ++a) {
+      for (std::size_t a = first; a < first + g && d < E; ++a) {
         const int c = states_->next(listed[i], a);
         if (state_verdict(c, a) != Verdict::kPass) continue;
         const std::uint64_t* child = passing_of(c);
@@ -300,7 +319,8 @@ std::optional<std::uint64_t> PrefixJudge::Impl::count_failures(int E, FailureCol
   const auto visit = [&](auto& self, std::size_t d, int state, bool failed_above) -> bool {
     if (d == s.size()) return failures.add(s);
     const std::size_t r = s.size() - d - 1;  // tokens after this one
-    for (std::size_t a = 0; a < g; ++a) {
+    const std::size_t first = kinds_->first_at(static_cast<int>(d) + 1);
+    for (std::size_t a = first; a < first + g; ++a) {
       bool fails = failed_above;
       int c = -1;
       if (!fails) {
@@ -308,7 +328,7 @@ std::optional<std::uint64_t> PrefixJudge::Impl::count_failures(int E, FailureCol
         fails = state_verdict(c, a) == Verdict::kFail;
         if (!fails && passing_of(c)[r] == strings_of[r]) continue;  // nothing fails below
       }
-      s[d] = reps[a];
+      s[d] = kinds_->token(a);
       if (!self(self, d + 1, c, fails)) return false;
     }
     return true;
@@ -322,7 +342,9 @@ std::optional<std::uint64_t> PrefixJudge::Impl::count_failures(int E, FailureCol
 }
 
 PrefixJudge::PrefixJudge(const Problem& p, const HeadWeights& w)
-    : impl_(std::make_unique<Impl>(p, w)) {}
+    : PrefixJudge(p, w, TokenKinds::of(p, p.strings.max_length)) {}
+PrefixJudge::PrefixJudge(const Problem& p, const HeadWeights& w, std::optional<TokenKinds> kinds)
+    : impl_(std::make_unique<Impl>(p, w, std::move(kinds))) {}
 PrefixJudge::~PrefixJudge() = default;
 bool PrefixJudge::passes(std::span<const int> prefix) { return impl_->passes(prefix); }
 bool PrefixJudge::string_passes(std::span<const int> s) { return impl_->string_passes(s); }

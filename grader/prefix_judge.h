@@ -1,10 +1,11 @@
 // Judging a causal head's prefixes one after another, each computed once from its parent's.
-// Without a position embedding the row needs only the prefix's count of each group and its
-// last group; when `expected` does not read positions either, verdicts are kept per count
-// state (the problem's own graph, count_states.h, or states found as they are met), and the
-// exhaustive set's failures are counted over those states (dynamic programming, no prefix
-// visited twice in the same state). Verdicts equal those of run_head on each prefix, bit for
-// bit.
+// The row needs only the prefix's count of each token kind and its last kind (token_kinds.h:
+// a group, or with W_P and a fixed `at` a group at a class of positions); when `expected`
+// is such a function too, verdicts are kept per count state (the problem's own graph,
+// count_states.h, or states found as they are met), and the exhaustive set's failures are
+// counted over those states (dynamic programming, no prefix visited twice in the same
+// state). Where positions do not compress, each prefix's row is extended from its parent's
+// (prefix_head.h). Verdicts equal those of run_head on each prefix, bit for bit.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +15,7 @@
 
 #include "failure_collector.h"
 #include "headgrader/problem.h"
+#include "token_kinds.h"
 
 namespace headgrader {
 
@@ -25,6 +27,9 @@ namespace headgrader {
 class PrefixJudge {
  public:
   PrefixJudge(const Problem& problem, const HeadWeights& weights);
+  // Over these kinds instead of TokenKinds::of's (nullopt: every prefix on its own), right
+  // or not: for the tests that show a wrong partition of the positions is caught.
+  PrefixJudge(const Problem& problem, const HeadWeights& weights, std::optional<TokenKinds> kinds);
   ~PrefixJudge();
   bool passes(std::span<const int> prefix);
   // Whether every position of `s` passes: a walk through the verdicts already known for its
@@ -35,7 +40,7 @@ class PrefixJudge {
   // reach the same count states when the problem's graph lists them (count_states.h).
   bool extra_string_passes(std::size_t i);
   // Whether every tested string passes, known from the count states alone: true only when
-  // every (state, last group) slot a tested prefix reaches passes clearly (the common case
+  // every (state, last kind) slot a tested prefix reaches passes clearly (the common case
   // of a correct head). False says nothing: the strings must then be judged.
   bool every_tested_string_passes();
   // Whether some tested string fails, known from the count states alone: true only when the
@@ -43,11 +48,12 @@ class PrefixJudge {
   bool some_tested_string_fails();
   // How many strings of the exhaustive set (lengths 1..E) fail, adding those that could make
   // the report to `failures`, computed over count states: a prefix's verdict depends only on
-  // its group counts and last group, so the passing strings are counted by dynamic
+  // its kind counts and last kind, so the passing strings are counted by dynamic
   // programming over states, O(states × groups × E) instead of O(groups^E). nullopt, with
-  // nothing added, when verdicts are not a function of the state (the head has W_P, or
-  // `expected` uses `at`) or a passing path meets a row too close to the tolerance to judge
-  // without the exact per-prefix arithmetic; the caller then walks the tree.
+  // nothing added, when verdicts are not a function of the state (positions that do not
+  // compress, an `at` of a varying position) or a passing path meets a row too close to the
+  // tolerance to judge without the exact per-prefix arithmetic; the caller then walks the
+  // tree.
   std::optional<std::uint64_t> count_exhaustive_failures(int E, FailureCollector& failures);
   // The largest |output − expected| over every row judged so far (NaN once a row was NaN):
   // after a grade that passed, the worst error over every tested position.

@@ -164,21 +164,30 @@ void check_expected_everywhere(const Problem& p, DefectList& defects) {
         p.representatives(), p.strings.exhaustive_length,
         [&](std::span<const int> prefix) { return check(walk_expected, prefix, prefix); });
   };
-  if (p.expected->reads_positions()) {
-    walk_all();
+  const int E = p.strings.exhaustive_length;
+  const std::optional<std::vector<int>> fixed = p.expected->fixed_positions();
+  if (!fixed) {
+    walk_all();  // `at` reads a position that varies: nothing to share
   } else {
-    // Without `at`, the value at a prefix depends only on its group counts and last group,
-    // and every such pair is met by a prefix whose tokens before the last are in alphabet
-    // order: descending only below those proves the whole set in O(states × groups). A
-    // fault found that way is looked up again by the full walk, so that the message names
-    // the same string it always does.
-    PrefixExpected by_state(p, p.strings.exhaustive_length);
-    walk_prefixes(p.representatives(), p.strings.exhaustive_length,
-                  [&](std::span<const int> prefix) {
-                    const auto d = prefix.size();
-                    const bool in_order = d < 2 || prefix[d - 2] <= prefix[d - 1];
-                    return check(by_state, prefix, prefix) && in_order;
-                  });
+    // The value at a prefix depends only on its class counts, its length, its last token
+    // and the tokens at the positions `at` reads (fixed), and every such combination is met
+    // by a prefix whose other tokens before the last are in alphabet order: descending only
+    // below those proves the whole set in O(states × groups). A fault found that way is
+    // looked up again by the full walk, so that the message names the same string it
+    // always does.
+    std::vector<int> before(static_cast<std::size_t>(std::max(E, 0)) + 1, 0);
+    for (int d = 2, last_free = 0; d <= E; ++d) {  // before[d]: the free position before d
+      if (!std::binary_search(fixed->begin(), fixed->end(), d - 1)) last_free = d - 1;
+      before[static_cast<std::size_t>(d)] =
+          std::binary_search(fixed->begin(), fixed->end(), d) ? 0 : last_free;
+    }
+    PrefixExpected by_state(p, E);
+    walk_prefixes(p.representatives(), E, [&](std::span<const int> prefix) {
+      const auto d = prefix.size();
+      const auto b = static_cast<std::size_t>(before[d]);
+      const bool in_order = b == 0 || prefix[b - 1] <= prefix[d - 1];
+      return check(by_state, prefix, prefix) && in_order;
+    });
     if (problem_found) {
       problem_found.reset();
       walk_all();

@@ -5,11 +5,11 @@
 namespace headgrader {
 
 StateVerdicts::StateVerdicts(const CountStateGraph& graph)
-    : g_(graph.groups),
+    : g_(graph.kinds),
       next_(graph.next.data()),
       counts_(graph.counts.data()),
       size_(graph.size()),
-      verdicts_(graph.size() * graph.groups, Verdict::kUnknown) {}
+      verdicts_(graph.size() * graph.kinds, Verdict::kUnknown) {}
 
 StateVerdicts::StateVerdicts(std::size_t groups)
     : g_(groups),

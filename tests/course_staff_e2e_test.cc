@@ -319,17 +319,7 @@ TEST_F(KeyedServer, ValidateWarnsWhenTheTestsCannotTellAMistakeFromTheSolution) 
 // once held both of the server's io threads (and so /healthz) that long; they run on the
 // long-grading threads now.
 TEST_F(KeyedServer, ValidatingProblemsThatTakeSecondsToProveLeavesHealthAnswered) {
-  Json slow = Json::parse(read_file(w_.problems() / "first-position.json"));
-  slow["id"] = "slow";
-  for (auto& row : slow["W_P"]) row = Json::array();
-  for (int i = 0; i < 20; ++i) {
-    slow["W_P"][0].push_back(0);
-    slow["W_P"][1].push_back(0);
-    slow["W_P"][2].push_back(i == 0 ? 1 : 0);
-  }
-  slow["strings"] = {{"max_length", 20}, {"exhaustive_length", 20}};
-  slow["reference"]["W_k"] = Json::array({Json::array({0, 0, 8})});
-  const std::string text = slow.dump();
+  const std::string text = testing::prefix_by_prefix_problem("slow", 20).dump();
   const std::string raw =
       "POST /v1/problems/validate HTTP/1.1\r\nHost: localhost\r\n"
       "Authorization: Bearer " +

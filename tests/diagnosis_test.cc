@@ -328,19 +328,10 @@ TEST(Diagnosis, TheAnswerKeepsTheContractsKeyOrder) {
 }
 
 TEST(Diagnosis, ALongProblemSaysWhichMistakesWereNotTried) {
-  // first-position tested up to length 16: 131 070 strings, judged string by string (W_P),
-  // four times the budget for one grading: nothing can be tried, and the answer says so.
-  Json j = bundled_json("first-position");
-  j["id"] = "first-position-long";
-  Json wp = Json::array();
-  for (int f = 0; f < 3; ++f) {
-    Json row = Json::array();
-    for (int i = 0; i < 16; ++i) row.push_back(f == 2 && i == 0 ? 1 : 0);
-    wp.push_back(row);
-  }
-  j["W_P"] = wp;
-  j["strings"] = {{"max_length", 16}, {"random", 0}};
-  const Problem p = load(j);
+  // first-position tested up to length 16: 131 070 strings, judged prefix by prefix (no two
+  // positions alike), four times the budget for one grading: nothing can be tried, and the
+  // answer says so.
+  const Problem p = load(testing::prefix_by_prefix_problem("first-position-long", 16));
   ASSERT_GT(p.tested_total(), limits::kDiagnosisBudgetStrings);
   HeadWeights soft = p.reference;
   soft.W_k *= 0.4;

@@ -22,6 +22,7 @@ namespace headgrader {
 namespace {
 
 using testing::bundled;
+using testing::RandomHeads;
 using testing::rows;
 
 // With each max_failures that changes which failures are kept (all by default).
@@ -64,30 +65,6 @@ Problem load_test_problem(const std::string& name) {
   }
   return std::get<Problem>(std::move(loaded));
 }
-
-class RandomHeads {
- public:
-  explicit RandomHeads(std::uint64_t seed) : rng_(seed) {}
-  double uniform(double low, double high) {
-    return low + (high - low) * static_cast<double>(rng_.next() >> 11) * 0x1p-53;
-  }
-  Matrix matrix(Eigen::Index r, Eigen::Index c, double range) {
-    return Matrix::NullaryExpr(r, c, [&] { return uniform(-range, range); });
-  }
-  // Heads of every sharpness, up to the contract's limit of 1e6 per entry.
-  HeadWeights head(const Problem& p, int trial) {
-    static constexpr double kRanges[] = {0.5, 3, 20, 1e3, 1e6};
-    const double range = kRanges[trial % 5];
-    const auto n_q = 1 + static_cast<Eigen::Index>(rng_.next() % 3);
-    const auto n_e = static_cast<Eigen::Index>(p.n_e);
-    Matrix V = matrix(static_cast<Eigen::Index>(p.n_v), n_e, 1.5);
-    if (trial % 2 == 0) V = p.reference.W_V;  // the right values, so heads pass now and then
-    return HeadWeights{matrix(n_q, n_e, range), matrix(n_q, n_e, range), V};
-  }
-
- private:
-  SplitMix64 rng_;
-};
 
 TEST(ExhaustiveGrading, EqualsStringByStringOnTheBundledProblemsReferencesAndKnownWrongHeads) {
   for (const char* id : {"consonant-anywhere", "consonant-proportion", "first-position"}) {
@@ -254,17 +231,25 @@ TEST(ExhaustiveGrading, CountsOverStatesOnlyWhenVerdictsDependOnCountsAlone) {
     FailureCollector failures(3);
     return judge.count_exhaustive_failures(p.strings.exhaustive_length, failures);
   };
-  // Rows and `expected` are functions of the group counts and the last group.
+  // Rows and `expected` are functions of the kind counts and the last kind: groups, and for
+  // first-position (W_P's columns 2…8 alike, `at(1, …)`) groups at position 1 or after.
   EXPECT_EQ(counted(bundled("consonant-anywhere")), 0u);
   EXPECT_EQ(counted(bundled("consonant-proportion")), 0u);
-  // W_P makes rows depend on positions; `at` makes `expected` depend on them.
-  EXPECT_EQ(counted(bundled("first-position")), std::nullopt);
+  EXPECT_EQ(counted(bundled("first-position")), 0u);
+  // `at(pos, …)` makes `expected` depend on every position; W_P columns that all differ make
+  // every position a kind of its own, so counting would not pay.
+  const Problem distinct = std::get<Problem>(
+      load_problem_text(testing::prefix_by_prefix_problem("distinct", 8).dump(), "distinct.json"));
   EXPECT_EQ(counted(load_test_problem("own-class-by-position.json")), std::nullopt);
-  // The load keeps the count states only where they apply: (v, c) with v + c ≤ 8 is 45.
+  EXPECT_EQ(counted(distinct), std::nullopt);
+  // The load keeps the count states only where they apply: (v, c) with v + c ≤ 8 is 45;
+  // first-position's is the group at position 1 and the counts after it, 1 + 2 × (1 + … + 8).
   ASSERT_NE(bundled("consonant-anywhere").count_states(), nullptr);
   EXPECT_EQ(bundled("consonant-anywhere").count_states()->size(), 45u);
-  EXPECT_EQ(bundled("first-position").count_states(), nullptr);
+  ASSERT_NE(bundled("first-position").count_states(), nullptr);
+  EXPECT_EQ(bundled("first-position").count_states()->size(), 73u);
   EXPECT_EQ(load_test_problem("own-class-by-position.json").count_states(), nullptr);
+  EXPECT_EQ(distinct.count_states(), nullptr);
 }
 
 TEST(ExhaustiveGrading, LengthTwentyFourOverTwoGroupsIsCountedExactly) {

@@ -106,6 +106,32 @@ TEST(ExpectedLanguage, AtOneLooksAtTheFirstToken) {
   EXPECT_EQ(outputs(first_position, "eacia"), Outputs(5, {0, 0}));
 }
 
+TEST(ExpectedLanguage, FixedPositionsAreThePositionsAtReadsWhenEachIsAConstant) {
+  const auto fixed = [](std::string_view expression) {
+    auto parsed = parse_expected(expression, letters());
+    EXPECT_TRUE(std::holds_alternative<Expected>(parsed)) << expression;
+    return std::get<Expected>(parsed).fixed_positions();
+  };
+  using Positions = std::optional<std::vector<int>>;
+  EXPECT_EQ(fixed("any(consonant) ? [0, 1] : [1, 0]"), Positions(std::vector<int>{}));
+  EXPECT_EQ(fixed("at(1, consonant) ? [1, 0] : [0, 0]"), Positions(std::vector<int>{1}));
+  // Arithmetic on constants is a constant; each position once, ascending.
+  EXPECT_EQ(fixed("at(4 - 1, vowel) + at(2 * 1, vowel) + at(3, vowel) + at(6 / 3, vowel)"),
+            Positions(std::vector<int>{2, 3}));
+  // A constant condition picks its branch; a varying one is constant only for equal branches.
+  EXPECT_EQ(fixed("at(1 < 2 ? 5 : pos, vowel)"), Positions(std::vector<int>{5}));
+  EXPECT_EQ(fixed("at(is(vowel) ? 2 : 2, vowel)"), Positions(std::vector<int>{2}));
+  EXPECT_EQ(fixed("at(is(vowel) ? 2 : 3, vowel)"), std::nullopt);
+  // A k that is not a whole number ≥ 1 reads no token: no position.
+  EXPECT_EQ(fixed("at(0, vowel) + at(1.5, vowel) + at(-2, vowel)"), Positions(std::vector<int>{}));
+  // Positions that vary with the prefix: pos, counts, classes.
+  EXPECT_EQ(fixed("at(pos - 1, consonant)"), std::nullopt);
+  EXPECT_EQ(fixed("at(1 + count(vowel), consonant)"), std::nullopt);
+  EXPECT_EQ(fixed("at(1, vowel) + at(pos, vowel)"), std::nullopt);
+  // Whatever the fold says, evaluation agrees: at(2*1) reads position 2 on every prefix.
+  EXPECT_EQ(value("at(2 * 1, consonant)", "ab"), value("at(2, consonant)", "ab"));
+}
+
 // --- Forms ------------------------------------------------------------------------------------
 
 TEST(ExpectedLanguage, ClassFormsReadThePrefix) {

@@ -35,21 +35,10 @@ using namespace harness;
 const std::string kAttacker = "127.0.0.2";
 const std::string kVictim = "127.0.0.1";
 
-// first-position with every string up to `length` (no count states: W_P), as in
-// long_grading_test.cc; `random` strings up to `max_length` beyond them.
+// first-position with every string up to `length` judged prefix by prefix, `random` strings
+// up to `max_length` beyond them (testing::prefix_by_prefix_problem).
 Json first_position(const std::string& id, int length, int max_length, int random) {
-  Json problem = bundled_json("first-position");
-  problem["id"] = id;
-  for (auto& row : problem["W_P"]) row = Json::array();
-  for (int i = 0; i < max_length; ++i) {
-    problem["W_P"][0].push_back(0);
-    problem["W_P"][1].push_back(0);
-    problem["W_P"][2].push_back(i == 0 ? 1 : 0);
-  }
-  problem["strings"] = {
-      {"max_length", max_length}, {"exhaustive_length", length}, {"random", random}, {"seed", 7}};
-  problem["reference"]["W_k"] = Json::array({Json::array({0, 0, 8})});
-  return problem;
+  return testing::prefix_by_prefix_problem(id, length, max_length, random);
 }
 
 // The sharper reference; with n_q rows (zeros after the first) it costs as a submission of
@@ -215,14 +204,16 @@ TEST(HostileLongGradings, FortyAbandonedLongGradingsDoNotDelayAnotherClientsGrad
 TEST(HostileLongGradings, LongGradingsOverTheShareOfOneAddressAreAnswered429WithRetryAfter) {
   const fs::path dir = testing::private_temp_path("hostile-long-share");
   fs::create_directories(dir);
-  write_problem(dir, first_position("position-18", 18, 18, 0));
+  // Length 20 (2 097 150 strings): each admitted grading takes longer than the 50 ms before
+  // the third is sent.
+  write_problem(dir, first_position("position-20", 20, 20, 0));
   ServerProcess server(
       {"--problems", dir.string(), "--address", "127.0.0.1", "--port", "0", "--threads", "2"});
   const std::string line = server.read_line(120s);
   ASSERT_TRUE(line.starts_with("listening on http://")) << line << server.stderr_text();
   const auto port = static_cast<std::uint16_t>(std::stoi(line.substr(line.rfind(':') + 1)));
   const std::string grading =
-      post_request("/v1/problems/position-18/grade", first_position_submission(1));
+      post_request("/v1/problems/position-20/grade", first_position_submission(1));
   std::vector<std::unique_ptr<SourcedClient>> admitted;
   for (std::size_t i = 0; i < limits::kMaxLongGradingsPerAddress; ++i) {
     admitted.push_back(std::make_unique<SourcedClient>(port, kAttacker));

@@ -29,22 +29,10 @@ using namespace harness;
 using testing::long_examples_problem;
 using testing::write_problem;
 
-// first-position with every string up to `length` tested: W_P makes rows depend on position,
-// so no count states; 2^(length+1) - 2 strings over its two groups. A sharper W_k than the
-// bundled reference's keeps the first token's attention above 0.9 at that length.
+// first-position with every string up to `length` tested, judged prefix by prefix
+// (testing::prefix_by_prefix_problem).
 Json first_position_up_to(int length, const std::string& id) {
-  std::ifstream in(HEADGRADER_SOURCE_DIR "/problems/first-position.json");
-  Json problem = Json::parse(in);
-  problem["id"] = id;
-  for (auto& row : problem["W_P"]) row = Json::array();
-  for (int i = 0; i < length; ++i) {
-    problem["W_P"][0].push_back(0);
-    problem["W_P"][1].push_back(0);
-    problem["W_P"][2].push_back(i == 0 ? 1 : 0);
-  }
-  problem["strings"] = {{"max_length", length}, {"exhaustive_length", length}};
-  problem["reference"]["W_k"] = Json::array({Json::array({0, 0, 8})});
-  return problem;
+  return testing::prefix_by_prefix_problem(id, length);
 }
 
 // consonant-anywhere likewise: graded over count states, in microseconds at any length.

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -46,6 +47,29 @@ inline nlohmann::json bundled_json(const std::string& id) {
 // `problem` written into the folder `dir` as a problem file (named after its id).
 inline void write_problem(const std::filesystem::path& dir, const nlohmann::json& problem) {
   std::ofstream(dir / (problem["id"].get<std::string>() + ".json")) << problem.dump(2);
+}
+
+// The handout's first-position tested on every string up to `length` (2^(length+1) − 2 over
+// its two groups) and `random` more up to `max_length` (≥ length), made slow on purpose for
+// the tests of long gradings: each position's W_P column gets its own small vowel feature
+// (which the reference's key and values do not read), so no two positions share a kind
+// (grader/token_kinds.h) and the set is judged prefix by prefix. The key is sharper than
+// the bundled reference's: it passes at length 20 too.
+inline nlohmann::json prefix_by_prefix_problem(const std::string& id, int length,
+                                               int max_length = 0, int random = 0) {
+  max_length = std::max(max_length, length);
+  nlohmann::json problem = bundled_json("first-position");
+  problem["id"] = id;
+  for (auto& row : problem["W_P"]) row = nlohmann::json::array();
+  for (int i = 0; i < max_length; ++i) {
+    problem["W_P"][0].push_back((i + 1) / 1024.0);
+    problem["W_P"][1].push_back(0);
+    problem["W_P"][2].push_back(i == 0 ? 1 : 0);
+  }
+  problem["strings"] = {
+      {"max_length", max_length}, {"exhaustive_length", length}, {"random", random}, {"seed", 7}};
+  problem["reference"]["W_k"] = nlohmann::json::array({nlohmann::json::array({0, 0, 8})});
+  return problem;
 }
 
 // consonant-anywhere tested on 100 examples of `length` and nothing else ("b", vowels, then
@@ -174,5 +198,31 @@ inline IndependentHead independent_head(const HeadSpec& spec, const HeadWeights&
   h.out = h.A * h.V;
   return h;
 }
+
+// Random heads for a problem, reproducible from a seed: of every sharpness up to the
+// contract's limit of 1e6 per entry, half of them with the reference's values (so that
+// some pass).
+class RandomHeads {
+ public:
+  explicit RandomHeads(std::uint64_t seed) : rng_(seed) {}
+  double uniform(double low, double high) {
+    return low + (high - low) * static_cast<double>(rng_.next() >> 11) * 0x1p-53;
+  }
+  Matrix matrix(Eigen::Index r, Eigen::Index c, double range) {
+    return Matrix::NullaryExpr(r, c, [&] { return uniform(-range, range); });
+  }
+  HeadWeights head(const Problem& p, int trial) {
+    static constexpr double kRanges[] = {0.5, 3, 20, 1e3, 1e6};
+    const double range = kRanges[trial % 5];
+    const auto n_q = 1 + static_cast<Eigen::Index>(rng_.next() % 3);
+    const auto n_e = static_cast<Eigen::Index>(p.n_e);
+    Matrix V = matrix(static_cast<Eigen::Index>(p.n_v), n_e, 1.5);
+    if (trial % 2 == 0) V = p.reference.W_V;
+    return HeadWeights{matrix(n_q, n_e, range), matrix(n_q, n_e, range), V};
+  }
+
+ private:
+  SplitMix64 rng_;
+};
 
 }  // namespace headgrader::testing

@@ -73,6 +73,11 @@ class Expected {
   // depends only on the prefix's class counts, its length and its last token's classes, so
   // graders may reuse it across prefixes that agree on those.
   bool reads_positions() const;
+  // The positions `at` reads when each is a constant (at(1, C), at(3 - 1, C)): ascending,
+  // each once, only whole numbers ≥ 1 (any other k reads nothing). nullopt when some `at`
+  // reads a position that varies (at(pos - 1, C)). With it, the value depends only on the
+  // class counts, the length, the last token's classes and the tokens at these positions.
+  std::optional<std::vector<int>> fixed_positions() const;
   // Writes output_size() values into `out` (precondition: out.size() ≥ output_size(),
   // facts.tokens non-empty, facts.class_counts as documented above). Every sub-expression is
   // evaluated (no short-circuit), so a division by zero anywhere yields a fault even in a
