@@ -58,7 +58,7 @@ void add_extra_paths(const Problem& p, const TokenKinds& kinds, CountStateGraph&
 std::shared_ptr<const CountStateGraph> build_count_states(const Problem& p,
                                                           std::size_t max_numbers) {
   const int D = p.strings.max_length;
-  const std::optional<TokenKinds> kinds = TokenKinds::of(p, D);
+  const TokenKinds* kinds = p.token_kinds();
   if (!kinds || !kinds->expected_by_kinds()) return nullptr;
   const std::size_t g = kinds->size();
   const std::size_t groups = kinds->groups();

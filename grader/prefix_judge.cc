@@ -22,11 +22,11 @@ namespace headgrader {
 // Judges one prefix after another, each the parent's extension by one token.
 class PrefixJudge::Impl {
  public:
-  Impl(const Problem& p, const HeadWeights& w, std::optional<TokenKinds> kinds)
+  Impl(const Problem& p, const HeadWeights& w, const TokenKinds* kinds)
       : p_(p),
         w_(w),
-        kinds_(std::move(kinds)),
-        by_counts_(kinds_.has_value()),
+        kinds_(kinds),
+        by_counts_(kinds_ != nullptr),
         memo_(by_counts_ && kinds_->expected_by_kinds()),
         max_depth_(p.strings.max_length),
         row_(2 * p.n_v) {
@@ -145,8 +145,9 @@ class PrefixJudge::Impl {
 
   const Problem& p_;
   const HeadWeights& w_;
-  // What count states count; none when the prefixes must be judged one by one.
-  const std::optional<TokenKinds> kinds_;
+  // What count states count (the problem's, or a test's); null when the prefixes must be
+  // judged one by one.
+  const TokenKinds* const kinds_;
   const bool by_counts_, memo_;
   std::optional<GroupCountHead> fast_;
   // The exact rows, built on first use: over kinds they are needed only for close calls;
@@ -342,9 +343,10 @@ std::optional<std::uint64_t> PrefixJudge::Impl::count_failures(int E, FailureCol
 }
 
 PrefixJudge::PrefixJudge(const Problem& p, const HeadWeights& w)
-    : PrefixJudge(p, w, TokenKinds::of(p, p.strings.max_length)) {}
+    : impl_(std::make_unique<Impl>(p, w, p.token_kinds())) {}
 PrefixJudge::PrefixJudge(const Problem& p, const HeadWeights& w, std::optional<TokenKinds> kinds)
-    : impl_(std::make_unique<Impl>(p, w, std::move(kinds))) {}
+    : own_kinds_(std::move(kinds)),
+      impl_(std::make_unique<Impl>(p, w, own_kinds_ ? &*own_kinds_ : nullptr)) {}
 PrefixJudge::~PrefixJudge() = default;
 bool PrefixJudge::passes(std::span<const int> prefix) { return impl_->passes(prefix); }
 bool PrefixJudge::string_passes(std::span<const int> s) { return impl_->string_passes(s); }

@@ -61,6 +61,7 @@ class PrefixJudge {
 
  private:
   class Impl;
+  std::optional<TokenKinds> own_kinds_;  // a test's kinds, else the problem's are used
   std::unique_ptr<Impl> impl_;
 };
 

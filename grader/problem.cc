@@ -17,6 +17,7 @@
 #include "prefix_expected.h"
 #include "prefix_walk.h"
 #include "problem_fields.h"
+#include "token_kinds.h"
 
 namespace headgrader {
 namespace {
@@ -271,6 +272,9 @@ ProblemOrDefects Problem::derive(ProblemSpec spec, const std::string& file_name,
   p.extra_strings_ = std::move(tested.extra_strings);
   check_expected_everywhere(p, defects);
   if (!defects.empty()) return defects.take();
+  if (std::optional<TokenKinds> kinds = TokenKinds::of(p, p.strings.max_length)) {
+    p.token_kinds_ = std::make_shared<const TokenKinds>(std::move(*kinds));
+  }
   p.count_states_ = build_count_states(p, max_count_state_numbers);
   for (const TokenString& example : p.examples) {
     p.examples_expected_.push_back(expected_output(p, example));  // the same for every grading

@@ -29,6 +29,7 @@
 namespace headgrader {
 
 struct CountStateGraph;  // grader/count_states.h
+class TokenKinds;        // grader/token_kinds.h
 
 // One thing wrong with a problem file. to_string(): "FILE: FIELD: MESSAGE" (no field part
 // when the defect is about the whole file).
@@ -126,6 +127,10 @@ class Problem : public ProblemSpec {
   // the extra strings, when rows depend on counts alone and the graph is within
   // max_count_state_numbers (null otherwise): grading then evaluates no `expected`.
   const CountStateGraph* count_states() const { return count_states_.get(); }
+  // What count states count for prefixes up to strings.max_length (a token's group, and
+  // the class of its position where W_P or a fixed `at` makes positions matter); null when
+  // prefixes must be judged one by one (no causal mask, positions that do not compress).
+  const TokenKinds* token_kinds() const { return token_kinds_.get(); }
 
  private:
   explicit Problem(ProblemSpec spec) : ProblemSpec(std::move(spec)) {}
@@ -136,6 +141,7 @@ class Problem : public ProblemSpec {
   std::vector<TokenString> extra_strings_;
   std::uint64_t exhaustive_total_ = 0;
   std::shared_ptr<const CountStateGraph> count_states_;
+  std::shared_ptr<const TokenKinds> token_kinds_;
 };
 
 // Parses and validates one problem file's text. `file_name` names it in defects and must be
