@@ -129,7 +129,7 @@ int grade(const std::vector<std::string>& args) {
   const auto& set = std::get<headgrader::ProblemSet>(loaded);
   const headgrader::Problem* problem = set.find(problem_id);
   if (!problem) {
-    std::cout << headgrader::error_to_json({headgrader::error_code::kNotFound,
+    std::cout << headgrader::error_to_json({headgrader::ErrorCode::kNotFound,
                                             "no problem has the id \"" + problem_id +
                                                 "\"; the problems are " + set.ids_text(),
                                             ""})

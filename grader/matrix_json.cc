@@ -29,19 +29,19 @@ std::string describe_json_type(const Json& value) {
 }
 
 Result<Matrix> parse_matrix(const Json& value, const std::string& name, std::size_t max_columns) {
-  const auto fail = [&](const char* code, std::string message) {
+  const auto fail = [&](ErrorCode code, std::string message) {
     return Error{code, std::move(message), name};
   };
   constexpr const char* kShape = "an array of rows, each an array of numbers, e.g. [[1, 0]]";
   if (!value.is_array()) {
-    return fail(error_code::kWrongType,
+    return fail(ErrorCode::kWrongType,
                 name + " must be a matrix: " + kShape + "; it is " + describe_json_type(value));
   }
   if (value.empty()) {
-    return fail(error_code::kWrongShape, name + " must have at least one row; it is empty");
+    return fail(ErrorCode::kWrongShape, name + " must have at least one row; it is empty");
   }
   if (value.size() > limits::kMaxMatrixRows) {
-    return fail(error_code::kOutOfRange,
+    return fail(ErrorCode::kOutOfRange,
                 name + " has " + std::to_string(value.size()) + " rows; at most " +
                     std::to_string(limits::kMaxMatrixRows) + " are allowed");
   }
@@ -53,24 +53,24 @@ Result<Matrix> parse_matrix(const Json& value, const std::string& name, std::siz
     // Messages are built only on a fault: this runs for every row of every submission.
     const auto where = [&] { return "row " + std::to_string(r + 1) + " of " + name; };
     if (!row.is_array()) {
-      return fail(error_code::kWrongType, where() + " must be an array of numbers; it is " +
-                                              describe_json_type(row) + " (" + name + " must be " +
-                                              kShape + ")");
+      return fail(ErrorCode::kWrongType, where() + " must be an array of numbers; it is " +
+                                             describe_json_type(row) + " (" + name + " must be " +
+                                             kShape + ")");
     }
     if (row.empty()) {
-      return fail(error_code::kWrongShape,
+      return fail(ErrorCode::kWrongShape,
                   where() + " is empty; every row needs a number per column");
     }
     if (row.size() > max_columns) {
-      return fail(error_code::kOutOfRange, where() + " has " + std::to_string(row.size()) +
-                                               " numbers; at most " + std::to_string(max_columns) +
-                                               " columns are allowed");
+      return fail(ErrorCode::kOutOfRange, where() + " has " + std::to_string(row.size()) +
+                                              " numbers; at most " + std::to_string(max_columns) +
+                                              " columns are allowed");
     }
     if (row.size() != columns) {
-      return fail(error_code::kWrongShape, where() + " has " +
-                                               count_of(row.size(), "number", "numbers") +
-                                               " but row 1 has " + std::to_string(columns) +
-                                               "; all rows must be the same length");
+      return fail(ErrorCode::kWrongShape, where() + " has " +
+                                              count_of(row.size(), "number", "numbers") +
+                                              " but row 1 has " + std::to_string(columns) +
+                                              "; all rows must be the same length");
     }
     for (std::size_t c = 0; c < columns; ++c) {
       const auto& entry = row[c];
@@ -78,12 +78,12 @@ Result<Matrix> parse_matrix(const Json& value, const std::string& name, std::siz
         return "row " + std::to_string(r + 1) + ", column " + std::to_string(c + 1) + " of " + name;
       };
       if (!entry.is_number()) {
-        return fail(error_code::kWrongType,
+        return fail(ErrorCode::kWrongType,
                     cell() + " must be a number; it is " + describe_json_type(entry));
       }
       const double x = entry.get<double>();
       if (!std::isfinite(x) || std::fabs(x) > limits::kMaxAbsEntry) {
-        return fail(error_code::kOutOfRange,
+        return fail(ErrorCode::kOutOfRange,
                     cell() + " is " + (std::isfinite(x) ? entry.dump() : std::string("too large")) +
                         "; entries must be at most 1e6 in absolute value");
       }

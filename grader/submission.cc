@@ -48,12 +48,12 @@ Error unknown_key(const Problem& problem, const std::string& key) {
   }
   if (const char* canonical = canonical_weight_name(key);
       canonical && problem.given.count(canonical)) {
-    return key_error(error_code::kUnknownField,
+    return key_error(ErrorCode::kUnknownField,
                      key + " is given by this problem, not chosen by you; send only " +
                          list_names(problem.submit),
                      key);
   }
-  return key_error(error_code::kUnknownField,
+  return key_error(ErrorCode::kUnknownField,
                    "unknown field \"" + shown + "\"" + hint + "; this problem takes " +
                        list_names(problem.submit) + ", and optionally student and max_failures",
                    key);
@@ -65,12 +65,12 @@ Result<int> parse_max_failures(const Json& value) {
   const std::string want = "max_failures must be a whole number from 0 to " +
                            std::to_string(limits::kMaxMaxFailures) + "; it is ";
   if (!value.is_number()) {
-    return Error{error_code::kWrongType, want + describe_json_type(value), "max_failures"};
+    return Error{ErrorCode::kWrongType, want + describe_json_type(value), "max_failures"};
   }
   const double x = value.get<double>();
   if (!(x >= 0 && x <= limits::kMaxMaxFailures && x == std::floor(x)) ||
       (value.is_number_integer() && !value.is_number_unsigned() && value.get<std::int64_t>() < 0)) {
-    return Error{error_code::kOutOfRange, want + value.dump(), "max_failures"};
+    return Error{ErrorCode::kOutOfRange, want + value.dump(), "max_failures"};
   }
   return static_cast<int>(x);
 }
@@ -88,14 +88,14 @@ std::optional<Error> check_shapes(const Problem& problem, const HeadWeights& w,
       {{"W_q", &w.W_q}, {"W_k", &w.W_k}, {"W_V", &w.W_V}}};
   for (const auto& [name, m] : all) {
     if (!submitted(name) || m->cols() == n_e) continue;
-    return Error{error_code::kWrongShape,
+    return Error{ErrorCode::kWrongShape,
                  shown(name) + " must have " + count_of(problem.n_e, "column", "columns") +
                      " (one per embedding feature, n_e = " + std::to_string(n_e) + "); it has " +
                      std::to_string(m->cols()),
                  shown(name)};
   }
   if (submitted("W_V") && w.W_V.rows() != n_v) {
-    return Error{error_code::kWrongShape,
+    return Error{ErrorCode::kWrongShape,
                  shown("W_V") + " must have " + count_of(problem.n_v, "row", "rows") +
                      " (one per component of the expected output, n_v = " + std::to_string(n_v) +
                      "); it has " + std::to_string(w.W_V.rows()),
@@ -109,7 +109,7 @@ std::optional<Error> check_shapes(const Problem& problem, const HeadWeights& w,
     const Matrix& o = blamed == std::string("W_k") ? w.W_q : w.W_k;
     const std::string other_shown =
         submitted(other) ? shown(other) : "the given " + std::string(other);
-    return Error{error_code::kWrongShape,
+    return Error{ErrorCode::kWrongShape,
                  shown(blamed) + " must have " +
                      count_of(static_cast<std::size_t>(o.rows()), "row", "rows") + ", as many as " +
                      other_shown + " (queries and keys share the size n_q); it has " +
@@ -129,7 +129,7 @@ Result<Submission> parse_submission_tree(const Problem& problem, std::string_vie
   if (!parsed) return parsed.error();
   const Json& json = parsed.value();
   if (!json.is_object()) {
-    return Error{error_code::kNotAnObject,
+    return Error{ErrorCode::kNotAnObject,
                  "the body must be a JSON object such as {\"W_q\": [[1, 1]], …}; it is " +
                      describe_json_type(json),
                  ""};
@@ -142,13 +142,13 @@ Result<Submission> parse_submission_tree(const Problem& problem, std::string_vie
     const char* canonical = canonical_weight_name(key);
     if (!canonical || problem.given.count(canonical)) return unknown_key(problem, key);
     if (auto [it, fresh] = sent_as.emplace(canonical, key); !fresh) {
-      return key_error(error_code::kDuplicateField,
+      return key_error(ErrorCode::kDuplicateField,
                        it->second + " and " + key + " name the same matrix; send it once", key);
     }
   }
   for (const auto& name : problem.submit) {
     if (!sent_as.count(name)) {
-      return Error{error_code::kMissingField,
+      return Error{ErrorCode::kMissingField,
                    name + " is missing; this problem asks for " + list_names(problem.submit), name};
     }
   }
@@ -177,7 +177,7 @@ Result<Submission> parse_submission_tree(const Problem& problem, std::string_vie
     const auto& student = json.at("student");
     if (!student.is_string()) {
       return Error{
-          error_code::kWrongType,
+          ErrorCode::kWrongType,
           "student must be a string (a name or an id); it is " + describe_json_type(student),
           "student"};
     }

@@ -82,14 +82,14 @@ Result<std::string> AgsClient::token(const Platform& platform, Clock::time_point
        encode_form(form)});
   if (!answer) return answer.error();
   if (answer->status != 200) {
-    return Error{"token_refused", "the token endpoint answered " + std::to_string(answer->status),
-                 ""};
+    return Error{ErrorCode::kTokenRefused,
+                 "the token endpoint answered " + std::to_string(answer->status), ""};
   }
   const std::optional<Json> body = parse_json_object(answer->body, kMaxTokenAnswerDepth);
   const auto access = body ? body->find("access_token") : Json::const_iterator();
   if (!body || access == body->end() || !access->is_string() ||
       access->get_ref<const std::string&>().empty()) {
-    return Error{"token_refused", "the token endpoint's answer has no access_token", ""};
+    return Error{ErrorCode::kTokenRefused, "the token endpoint's answer has no access_token", ""};
   }
   std::chrono::seconds life = kDefaultTokenLife;
   if (const auto expires = body->find("expires_in");

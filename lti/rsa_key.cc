@@ -21,11 +21,10 @@
 namespace headgrader::lti {
 namespace {
 
-constexpr const char* kInvalidKey = "invalid_key";
 constexpr int kGeneratedBits = 2048;
 
 Error key_error(std::string message, std::string field = "") {
-  return Error{kInvalidKey, std::move(message), std::move(field)};
+  return Error{ErrorCode::kInvalidKey, std::move(message), std::move(field)};
 }
 
 struct BnFree {

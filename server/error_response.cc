@@ -9,43 +9,43 @@ namespace headgrader::server {
 namespace {
 
 struct CodeStatus {
-  std::string_view code;
+  ErrorCode code;
   http::status status;
 };
 
 // The one table. Body errors are the client's to fix (400); the rest are HTTP-level.
 constexpr std::array kStatusOfCode = {
-    CodeStatus{error_code::kInvalidJson, http::status::bad_request},
-    CodeStatus{error_code::kTooDeep, http::status::bad_request},
-    CodeStatus{error_code::kNotAnObject, http::status::bad_request},
-    CodeStatus{error_code::kMissingField, http::status::bad_request},
-    CodeStatus{error_code::kUnknownField, http::status::bad_request},
-    CodeStatus{error_code::kDuplicateField, http::status::bad_request},
-    CodeStatus{error_code::kWrongType, http::status::bad_request},
-    CodeStatus{error_code::kWrongShape, http::status::bad_request},
-    CodeStatus{error_code::kOutOfRange, http::status::bad_request},
-    CodeStatus{error_code::kBadRequest, http::status::bad_request},
-    CodeStatus{error_code::kNotFound, http::status::not_found},
-    CodeStatus{error_code::kMethodNotAllowed, http::status::method_not_allowed},
-    CodeStatus{error_code::kBodyTooLarge, http::status::payload_too_large},
-    CodeStatus{error_code::kUnsupportedMediaType, http::status::unsupported_media_type},
-    CodeStatus{error_code::kHeaderTooLarge, http::status::request_header_fields_too_large},
-    CodeStatus{error_code::kTooManyConnections, http::status::service_unavailable},
-    CodeStatus{error_code::kShuttingDown, http::status::service_unavailable},
-    CodeStatus{error_code::kUnauthorized, http::status::unauthorized},
-    CodeStatus{error_code::kForbidden, http::status::forbidden},
-    CodeStatus{error_code::kStaffDisabled, http::status::forbidden},
-    CodeStatus{error_code::kStoreUnavailable, http::status::service_unavailable},
-    CodeStatus{error_code::kIdempotencyConflict, http::status::conflict},
-    CodeStatus{error_code::kRateLimited, http::status::too_many_requests},
-    CodeStatus{error_code::kInvalidProblem, http::status::unprocessable_entity},
-    CodeStatus{error_code::kProblemsReadOnly, http::status::conflict},
-    CodeStatus{error_code::kInternalError, http::status::internal_server_error},
+    CodeStatus{ErrorCode::kInvalidJson, http::status::bad_request},
+    CodeStatus{ErrorCode::kTooDeep, http::status::bad_request},
+    CodeStatus{ErrorCode::kNotAnObject, http::status::bad_request},
+    CodeStatus{ErrorCode::kMissingField, http::status::bad_request},
+    CodeStatus{ErrorCode::kUnknownField, http::status::bad_request},
+    CodeStatus{ErrorCode::kDuplicateField, http::status::bad_request},
+    CodeStatus{ErrorCode::kWrongType, http::status::bad_request},
+    CodeStatus{ErrorCode::kWrongShape, http::status::bad_request},
+    CodeStatus{ErrorCode::kOutOfRange, http::status::bad_request},
+    CodeStatus{ErrorCode::kBadRequest, http::status::bad_request},
+    CodeStatus{ErrorCode::kNotFound, http::status::not_found},
+    CodeStatus{ErrorCode::kMethodNotAllowed, http::status::method_not_allowed},
+    CodeStatus{ErrorCode::kBodyTooLarge, http::status::payload_too_large},
+    CodeStatus{ErrorCode::kUnsupportedMediaType, http::status::unsupported_media_type},
+    CodeStatus{ErrorCode::kHeaderTooLarge, http::status::request_header_fields_too_large},
+    CodeStatus{ErrorCode::kTooManyConnections, http::status::service_unavailable},
+    CodeStatus{ErrorCode::kShuttingDown, http::status::service_unavailable},
+    CodeStatus{ErrorCode::kUnauthorized, http::status::unauthorized},
+    CodeStatus{ErrorCode::kForbidden, http::status::forbidden},
+    CodeStatus{ErrorCode::kStaffDisabled, http::status::forbidden},
+    CodeStatus{ErrorCode::kStoreUnavailable, http::status::service_unavailable},
+    CodeStatus{ErrorCode::kIdempotencyConflict, http::status::conflict},
+    CodeStatus{ErrorCode::kRateLimited, http::status::too_many_requests},
+    CodeStatus{ErrorCode::kInvalidProblem, http::status::unprocessable_entity},
+    CodeStatus{ErrorCode::kProblemsReadOnly, http::status::conflict},
+    CodeStatus{ErrorCode::kInternalError, http::status::internal_server_error},
 };
 
 }  // namespace
 
-http::status status_for(std::string_view code) {
+http::status status_for(ErrorCode code) {
   for (const CodeStatus& entry : kStatusOfCode) {
     if (entry.code == code) return entry.status;
   }
@@ -69,8 +69,7 @@ Response json_response(http::status status, std::string body, unsigned version, 
 
 Response error_response(const Error& error, unsigned version, bool keep_alive) {
   Response response = json_response(status_for(error.code), error_body(error), version, keep_alive);
-  if (error.code == error_code::kUnauthorized)
-    response.set(http::field::www_authenticate, "Bearer");
+  if (error.code == ErrorCode::kUnauthorized) response.set(http::field::www_authenticate, "Bearer");
   return response;
 }
 

@@ -18,7 +18,7 @@ using Response = http::response<http::string_body>;
 
 // The status for an error code (400 for the body errors, 404, 405, 413, 415, 431, 503); an
 // unknown code is our bug and gets 500.
-http::status status_for(std::string_view code);
+http::status status_for(ErrorCode code);
 
 // {"error": {"code": …, "message": …, "field": … or null}} as compact JSON.
 std::string error_body(const Error& error);

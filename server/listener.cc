@@ -9,7 +9,6 @@ namespace headgrader::server {
 namespace {
 
 constexpr std::chrono::milliseconds kAcceptRetryDelay{100};
-constexpr const char* kListenFailed = "listen_failed";
 
 }  // namespace
 
@@ -23,8 +22,8 @@ Result<std::shared_ptr<Listener>> Listener::open(
   beast::error_code ec;
   const auto fail = [&](const char* step) {
     std::string where = endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
-    return Error{kListenFailed, std::string("cannot ") + step + " " + where + ": " + ec.message(),
-                 ""};
+    return Error{ErrorCode::kListenFailed,
+                 std::string("cannot ") + step + " " + where + ": " + ec.message(), ""};
   };
   if (acceptor.open(endpoint.protocol(), ec); ec) return fail("open a socket for");
   if (acceptor.set_option(net::socket_base::reuse_address(true), ec); ec) {

@@ -14,12 +14,11 @@
 namespace headgrader::server {
 namespace {
 
-constexpr const char* kUsage = "usage";
 // More threads than this buys nothing and hints at a typo.
 constexpr unsigned kMaxThreads = 256;
 constexpr unsigned kMaxReadTimeoutMs = 600'000;
 
-Error usage_error(std::string message) { return {kUsage, std::move(message), ""}; }
+Error usage_error(std::string message) { return {ErrorCode::kUsage, std::move(message), ""}; }
 
 template <typename T>
 bool parse_number(std::string_view text, T max, T& out) {

@@ -27,10 +27,10 @@ std::optional<Error> read_error_answer(const beast::error_code& ec,
     std::string message = "the body is larger than the limit of " +
                           std::to_string(limits::kMaxBodyBytes) + " bytes (1 MiB)";
     if (declared) message += "; the request declares " + std::to_string(*declared) + " bytes";
-    return Error{error_code::kBodyTooLarge, std::move(message), ""};
+    return Error{ErrorCode::kBodyTooLarge, std::move(message), ""};
   }
   if (ec == http::error::header_limit) {
-    return Error{error_code::kHeaderTooLarge,
+    return Error{ErrorCode::kHeaderTooLarge,
                  "the request line and headers are larger than the limit of " +
                      std::to_string(limits::kMaxHeaderBytes) + " bytes",
                  ""};
@@ -39,7 +39,7 @@ std::optional<Error> read_error_answer(const beast::error_code& ec,
       !is_http_parse_error(ec)) {
     return std::nullopt;
   }
-  return Error{error_code::kBadRequest, "the request is not valid HTTP/1.1: " + ec.message(), ""};
+  return Error{ErrorCode::kBadRequest, "the request is not valid HTTP/1.1: " + ec.message(), ""};
 }
 
 // The path as the access log shows it. The staff routes' queries name students

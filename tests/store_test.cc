@@ -281,7 +281,7 @@ TEST_P(StoreTest, CommitAfterCloseIsAnError) {
   store_->close();
   auto outcome = commit_now(*store_, make_record(kT0, "p", "ada"));
   ASSERT_FALSE(outcome);
-  EXPECT_EQ(outcome.error().code, "store_unavailable");
+  EXPECT_EQ(outcome.error().code, ErrorCode::kStoreUnavailable);
 }
 
 TEST_P(StoreTest, ListIsNewestFirstFilteredAndPagedByCursor) {
@@ -577,7 +577,7 @@ TEST(OpenStore, AMissingFolderIsNotCreatedAndTheErrorSaysSo) {
   std::filesystem::remove_all(folder);
   auto opened = open_store("sqlite:" + (folder / "x.db").string());
   ASSERT_FALSE(opened);
-  EXPECT_EQ(opened.error().code, "store_unavailable");
+  EXPECT_EQ(opened.error().code, ErrorCode::kStoreUnavailable);
   EXPECT_NE(opened.error().message.find("does not exist"), std::string::npos)
       << opened.error().message;
   EXPECT_FALSE(std::filesystem::exists(folder));
