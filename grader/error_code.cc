@@ -39,8 +39,6 @@ std::string_view code_name(ErrorCode code) {
       return "bad_request";
     case ErrorCode::kTooManyConnections:
       return "too_many_connections";
-    case ErrorCode::kShuttingDown:
-      return "shutting_down";
     case ErrorCode::kUnauthorized:
       return "unauthorized";
     case ErrorCode::kForbidden:

@@ -369,7 +369,6 @@ TEST(ErrorResponse, MapsEveryCodeToItsStatusInOneTable) {
   EXPECT_EQ(status_for(ErrorCode::kUnsupportedMediaType), http::status::unsupported_media_type);
   EXPECT_EQ(status_for(ErrorCode::kHeaderTooLarge), http::status::request_header_fields_too_large);
   EXPECT_EQ(status_for(ErrorCode::kTooManyConnections), http::status::service_unavailable);
-  EXPECT_EQ(status_for(ErrorCode::kShuttingDown), http::status::service_unavailable);
   EXPECT_EQ(status_for(ErrorCode::kInternalError), http::status::internal_server_error);
 }
 

@@ -29,7 +29,6 @@ enum class ErrorCode {
   kHeaderTooLarge,
   kBadRequest,  // unparsable HTTP, a broken percent-encoding, a bad query parameter
   kTooManyConnections,
-  kShuttingDown,
   // Part 2 (API.md §7–§11).
   kUnauthorized,         // 401, no or unknown key
   kForbidden,            // 403, role may not
