@@ -4,13 +4,12 @@
 #include <fstream>
 #include <sstream>
 
+#include "headgrader/limits.h"
 #include "headgrader/report.h"
 #include "jws.h"
 
 namespace headgrader::lti {
 namespace {
-
-constexpr std::size_t kMaxConfigDepth = 8;
 
 struct Reader {
   const std::filesystem::path& file;
@@ -72,7 +71,7 @@ Result<LtiConfig> load_lti_config(const std::filesystem::path& file, bool allow_
   if (!in) return Error{ErrorCode::kInvalidLtiConfig, file.string() + ": cannot be read", ""};
   std::stringstream text;
   text << in.rdbuf();
-  const std::optional<Json> root = parse_json_object(text.str(), kMaxConfigDepth);
+  const std::optional<Json> root = parse_json_object(text.str(), limits::kLtiMaxConfigDepth);
   if (!root) {
     return Error{ErrorCode::kInvalidLtiConfig,
                  file.string() + ": not a JSON object (or a key appears twice)", ""};

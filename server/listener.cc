@@ -5,12 +5,9 @@
 #include <string>
 #include <utility>
 
+#include "headgrader/limits.h"
+
 namespace headgrader::server {
-namespace {
-
-constexpr std::chrono::milliseconds kAcceptRetryDelay{100};
-
-}  // namespace
 
 Result<std::shared_ptr<Listener>> Listener::open(
     net::io_context& ioc, const tcp::endpoint& endpoint, const Router& router,
@@ -81,7 +78,7 @@ void Listener::on_accept(beast::error_code ec, tcp::socket socket) {
   if (stopping_ || ec == net::error::operation_aborted) return;
   if (ec) {
     // Out of descriptors or memory: wait a little rather than spin on the same error.
-    retry_timer_.expires_after(kAcceptRetryDelay);
+    retry_timer_.expires_after(limits::kAcceptRetryDelay);
     retry_timer_.async_wait([self = shared_from_this()](beast::error_code wait_ec) {
       if (!wait_ec) self->do_accept();
     });

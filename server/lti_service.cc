@@ -157,7 +157,8 @@ std::optional<Response> LtiService::route(const Request& request) {
 Response LtiService::jwks(const Request& request) const {
   Response response =
       json_response(http::status::ok, jwks_json_, request.version(), request.keep_alive());
-  response.set(http::field::cache_control, "max-age=300");
+  response.set(http::field::cache_control,
+               "max-age=" + std::to_string(limits::kLtiJwksMaxAge.count()));
   return response;
 }
 

@@ -14,10 +14,6 @@
 namespace headgrader::server {
 namespace {
 
-// More threads than this buys nothing and hints at a typo.
-constexpr unsigned kMaxThreads = 256;
-constexpr unsigned kMaxReadTimeoutMs = 600'000;
-
 Error usage_error(std::string message) { return {ErrorCode::kUsage, std::move(message), ""}; }
 
 template <typename T>
@@ -89,13 +85,14 @@ Result<RateLimit> parse_rate_limit(std::string_view text) {
   const std::size_t slash = text.find('/');
   if (slash == std::string_view::npos || text.size() < slash + 3) return refuse();
   RateLimit limit;
-  if (!parse_number<std::int64_t>(text.substr(0, slash), 1'000'000, limit.count) ||
+  if (!parse_number<std::int64_t>(text.substr(0, slash), limits::kMaxRateLimitCount, limit.count) ||
       limit.count < 1) {
     return refuse();
   }
   const std::string_view period = text.substr(slash + 1);
+  const std::int64_t longest = limits::kMaxRateLimitPeriod.count();
   std::int64_t amount = 0;
-  if (!parse_number<std::int64_t>(period.substr(0, period.size() - 1), 366 * 86400, amount) ||
+  if (!parse_number<std::int64_t>(period.substr(0, period.size() - 1), longest, amount) ||
       amount < 1) {
     return refuse();
   }
@@ -116,7 +113,7 @@ Result<RateLimit> parse_rate_limit(std::string_view text) {
     default:
       return refuse();
   }
-  if (amount * unit > 366 * 86400) return refuse();
+  if (amount * unit > longest) return refuse();
   limit.period = std::chrono::milliseconds(amount * unit * 1000);
   limit.text = std::string(text);
   return limit;
@@ -194,7 +191,7 @@ Result<ServerOptions> parse_arguments(std::span<const std::string_view> args) {
       (flag == "--tls-cert" ? options.tls_cert : options.tls_key) = std::filesystem::path(value);
     } else if (flag == "--lti-keyset-refetch-ms" || flag == "--lti-backoff-ms") {
       unsigned millis = 0;
-      if (auto bad = number_flag(flag, value, 0u, kMaxReadTimeoutMs, millis)) return *bad;
+      if (auto bad = number_flag(flag, value, 0u, limits::kMaxTestFlagMs, millis)) return *bad;
       (flag == "--lti-backoff-ms" ? options.lti_first_backoff : options.lti_keyset_refetch) =
           std::chrono::milliseconds(millis);
     } else if (flag == "--keys") {
@@ -253,7 +250,7 @@ Result<ServerOptions> parse_arguments(std::span<const std::string_view> args) {
       options.rate_limit = std::move(limit).value();
     } else if (flag == "--read-timeout-ms") {
       unsigned millis = 0;
-      if (auto bad = number_flag(flag, value, 1u, kMaxReadTimeoutMs, millis)) return *bad;
+      if (auto bad = number_flag(flag, value, 1u, limits::kMaxTestFlagMs, millis)) return *bad;
       options.read_timeout = std::chrono::milliseconds(millis);
     } else if (flag == "--shutdown-grace-ms") {
       const auto longest = std::chrono::milliseconds(limits::kShutdownGrace).count();
@@ -263,7 +260,8 @@ Result<ServerOptions> parse_arguments(std::span<const std::string_view> args) {
       }
       options.shutdown_grace = std::chrono::milliseconds(millis);
     } else {
-      if (auto bad = number_flag(flag, value, 1u, kMaxThreads, options.threads)) return *bad;
+      if (auto bad = number_flag(flag, value, 1u, limits::kMaxThreads, options.threads))
+        return *bad;
     }
   }
   if (options.rate_limit && options.store == "none") {

@@ -11,9 +11,6 @@
 namespace headgrader::server {
 namespace {
 
-// Enough for a whole small request in one read; bigger ones continue in the parser.
-constexpr std::size_t kFirstReadBytes = 4096;
-
 bool is_http_parse_error(const beast::error_code& ec) {
   return ec.category() == http::make_error_code(http::error::bad_method).category();
 }
@@ -137,7 +134,7 @@ void Session::do_wait() {
   set_deadline(std::chrono::steady_clock::now() +
                (first_request_ ? timeouts_.read : timeouts_.idle));
   with_stream([&](auto& stream) {
-    stream.async_read_some(buffer_.prepare(kFirstReadBytes),
+    stream.async_read_some(buffer_.prepare(limits::kFirstReadBytes),
                            beast::bind_front_handler(&Session::on_wait, shared_from_this()));
   });
 }

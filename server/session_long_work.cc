@@ -28,8 +28,8 @@ void Session::route_here() {
   const std::size_t reserved =
       static_cast<std::size_t>(std::min<std::uint64_t>(
           routed.rest_answer_numbers,
-          std::numeric_limits<std::size_t>::max() / kReservedBytesPerNumber)) *
-      kReservedBytesPerNumber;
+          std::numeric_limits<std::size_t>::max() / limits::kReservedBytesPerNumber)) *
+      limits::kReservedBytesPerNumber;
   connections_->answers().when_room(
       address_, reserved,
       [self = shared_from_this(), rest = std::move(routed.rest), reserved]() mutable {

@@ -489,11 +489,11 @@ TEST(AccessLog, TimesAreUtcCalendarDatesWithMilliseconds) {
 
 TEST(AccessLog, APathCutInsideACharacterEndsInAReplacement) {
   // "é" is two bytes; the cut at kMaxLoggedPathBytes leaves only its first.
-  const std::string path = std::string(kMaxLoggedPathBytes - 1, 'a') + "é";
+  const std::string path = std::string(limits::kMaxLoggedPathBytes - 1, 'a') + "é";
   AccessLogEntry entry;
   entry.path = path;
   const Json line = Json::parse(format_access_log(entry));
-  EXPECT_EQ(line["path"], std::string(kMaxLoggedPathBytes - 1, 'a') + "\xEF\xBF\xBD");
+  EXPECT_EQ(line["path"], std::string(limits::kMaxLoggedPathBytes - 1, 'a') + "\xEF\xBF\xBD");
 }
 
 // --- Flags ------------------------------------------------------------------------------------
