@@ -24,6 +24,9 @@ inline constexpr std::uint64_t kMaxRandomStrings = 10000;
 // and random strings; length 25 over two groups (67 108 862) is refused.
 inline constexpr std::uint64_t kTestedStringBudget = 40'000'000;
 inline constexpr std::size_t kMaxExpectedLength = 4096;  // characters of `expected`
+// Each level of nesting in `expected` costs the parser about ten stack frames; a cap keeps
+// hostile input from overflowing the stack of a server thread. No real expression comes near it.
+inline constexpr std::size_t kMaxExpectedNesting = 100;
 // A problem's count states (grader/count_states.h) are kept when their (state, last group)
 // pairs times the output size stay within this many numbers (8 MiB); beyond, each grade
 // finds the states it needs as it goes.
