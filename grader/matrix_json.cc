@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "headgrader/limit_text.h"
 #include "headgrader/limits.h"
 #include "message_text.h"
 
@@ -85,7 +86,8 @@ Result<Matrix> parse_matrix(const Json& value, const std::string& name, std::siz
       if (!std::isfinite(x) || std::fabs(x) > limits::kMaxAbsEntry) {
         return fail(ErrorCode::kOutOfRange,
                     cell() + " is " + (std::isfinite(x) ? entry.dump() : std::string("too large")) +
-                        "; entries must be at most 1e6 in absolute value");
+                        "; entries must be at most " + number_text(limits::kMaxAbsEntry) +
+                        " in absolute value");
       }
       m(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)) = x;
     }

@@ -305,7 +305,9 @@ options:
   text += default_problems_dir().string();
   text += R"(
   --address ADDR    IP address to listen on; default 0.0.0.0
-  --port N          TCP port; default 8080; 0 picks a free one
+  --port N          TCP port; default )";
+  text += std::to_string(limits::kDefaultPort);
+  text += R"(; 0 picks a free one
   --threads N       threads serving requests; default: the hardware's concurrency
   --lti FILE        act as an LTI 1.3 tool with this configuration (docs/lti.md);
                     env HEADGRADER_LTI
@@ -329,7 +331,9 @@ options:
 
 Prints "listening on http://ADDRESS:PORT" (https:// with --tls-cert) once it accepts
 connections, one JSON access-log line per request on stderr, and on SIGTERM or SIGINT stops
-accepting, lets requests in flight finish (up to 5 s) and exits 0.
+accepting, lets requests in flight finish (up to )";
+  text += std::to_string(limits::kShutdownGrace.count());
+  text += R"( s) and exits 0.
 )";
   return text;
 }

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <utility>
 
+#include "headgrader/limit_text.h"
 #include "headgrader/limits.h"
 #include "request_framing.h"
 
@@ -22,7 +23,8 @@ std::optional<Error> read_error_answer(const beast::error_code& ec,
                                        std::optional<std::uint64_t> declared) {
   if (ec == http::error::body_limit) {
     std::string message = "the body is larger than the limit of " +
-                          std::to_string(limits::kMaxBodyBytes) + " bytes (1 MiB)";
+                          std::to_string(limits::kMaxBodyBytes) + " bytes (" +
+                          bytes_text(limits::kMaxBodyBytes) + ")";
     if (declared) message += "; the request declares " + std::to_string(*declared) + " bytes";
     return Error{ErrorCode::kBodyTooLarge, std::move(message), ""};
   }
