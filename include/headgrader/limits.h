@@ -1,6 +1,8 @@
 // Every limit of the service in one place: what a submission, a problem file and an HTTP
-// request may be. The contract (API.md) fixes some; the rest are ours, documented in
-// docs/http.md (Limits). Changing one here changes it everywhere, including the error messages.
+// request may be, and what the server, the record and LTI may hold, wait and spend (a flag's
+// default and bounds included). The contract (API.md) fixes some; the rest are ours,
+// documented in docs/http.md (Limits). Changing one here changes it everywhere, including the
+// error messages (headgrader/limit_text.h writes them).
 #pragma once
 
 #include <chrono>
@@ -70,8 +72,9 @@ inline constexpr std::size_t kMaxScoreGapTokens = 1024;
 inline constexpr std::uint16_t kDefaultPort = 8080;
 // --threads at most: more threads than this buys nothing and hints at a typo.
 inline constexpr unsigned kMaxThreads = 256;
-// The hidden millisecond flags of the tests (--read-timeout-ms, --lti-keyset-refetch-ms,
-// --lti-backoff-ms; docs/hardening.md) at most: ten minutes, longer than any test waits.
+// The hidden millisecond flags of the tests (--read-timeout-ms, docs/hardening.md;
+// --lti-keyset-refetch-ms and --lti-backoff-ms, docs/lti.md) at most: ten minutes, longer
+// than any test waits.
 inline constexpr unsigned kMaxTestFlagMs = 600'000;
 inline constexpr std::size_t kMaxBodyBytes = 1024 * 1024;
 inline constexpr std::size_t kMaxHeaderBytes = 16 * 1024;
