@@ -16,6 +16,7 @@
 #include "headgrader/diagnosis.h"
 #include "headgrader/grade.h"
 #include "headgrader/grade_request.h"
+#include "headgrader/limits.h"
 #include "headgrader/problem.h"
 #include "headgrader/problem_warnings.h"
 #include "headgrader/report.h"
@@ -28,35 +29,45 @@
 
 namespace {
 
-constexpr const char* kUsage =
-    "usage:\n"
-    "  headgrader validate [--lint] PATH...\n"
-    "      Checks problem files (or folders of them); prints every defect and exits 1 if\n"
-    "      any, else prints one line per valid problem, with its warnings (an empty\n"
-    "      title, a submission of zeros that passes, ...) under it, and exits 0.\n"
-    "      --lint also applies each named mistake to the reference (a warning for each\n"
-    "      that passes) and prints the reference's margin.\n"
-    "  headgrader grade --problem ID [--problems DIR] [--text] SUBMISSION.json\n"
-    "      Grades a submission (a file, or - for standard input) and prints the JSON the\n"
-    "      server answers; --text prints it for a person instead. DIR defaults to\n"
-    "      the bundled problems. Exit 0: passed, 1: failed, 2: the\n"
-    "      submission or the command is wrong.\n"
+// How the commands go, with the key size that keygen makes.
+std::string usage_text() {
+  std::string text =
+      "usage:\n"
+      "  headgrader validate [--lint] PATH...\n"
+      "      Checks problem files (or folders of them); prints every defect and exits 1 if\n"
+      "      any, else prints one line per valid problem, with its warnings (an empty\n"
+      "      title, a submission of zeros that passes, ...) under it, and exits 0.\n"
+      "      --lint also applies each named mistake to the reference (a warning for each\n"
+      "      that passes) and prints the reference's margin.\n"
+      "  headgrader grade --problem ID [--problems DIR] [--text] SUBMISSION.json\n"
+      "      Grades a submission (a file, or - for standard input) and prints the JSON the\n"
+      "      server answers; --text prints it for a person instead. DIR defaults to\n"
+      "      the bundled problems. Exit 0: passed, 1: failed, 2: the\n"
+      "      submission or the command is wrong.\n";
 #if HEADGRADER_CLI_KEYS
-    "  headgrader keys add --keys FILE --name NAME --role lms|staff\n"
-    "  headgrader keys list --keys FILE\n"
-    "  headgrader keys remove --keys FILE --name NAME\n"
-    "      Manage the server's keys file (API.md §7): add prints the new key once; the\n"
-    "      file keeps only its SHA-256 (mode 0600).\n"
-    "  headgrader lti keygen --out FILE\n"
-    "      Makes the LTI tool's RSA-2048 private key (PEM, mode 0600; an existing FILE is\n"
-    "      never overwritten) for the --lti configuration's private_key.\n"
+  text +=
+      "  headgrader keys add --keys FILE --name NAME --role lms|staff\n"
+      "  headgrader keys list --keys FILE\n"
+      "  headgrader keys remove --keys FILE --name NAME\n"
+      "      Manage the server's keys file (API.md §7): add prints the new key once; the\n"
+      "      file keeps only its SHA-256 (mode 0600).\n"
+      "  headgrader lti keygen --out FILE\n"
+      "      Makes the LTI tool's RSA-" +
+      std::to_string(headgrader::limits::kLtiGeneratedRsaBits) +
+      " private key (PEM, mode 0600; an existing FILE is\n"
+      "      never overwritten) for the --lti configuration's private_key.\n";
 #endif
-    "  headgrader gradescope --problem ID [--problems DIR] [--submission DIR] [--results DIR]\n"
-    "                        [--points N]\n"
-    "      Grades the first *.json of DIR (default /autograder/submission) and writes\n"
-    "      Gradescope's results.json into --results (default /autograder/results).\n"
-    "  headgrader prairielearn --problem ID [--problems DIR] [--submission DIR] [--results DIR]\n"
-    "      The same for PrairieLearn's external grader (/grade/student, /grade/results).\n";
+  text +=
+      "  headgrader gradescope --problem ID [--problems DIR] [--submission DIR] [--results DIR]\n"
+      "                        [--points N]\n"
+      "      Grades the first *.json of DIR (default /autograder/submission) and writes\n"
+      "      Gradescope's results.json into --results (default /autograder/results).\n"
+      "  headgrader prairielearn --problem ID [--problems DIR] [--submission DIR] [--results DIR]\n"
+      "      The same for PrairieLearn's external grader (/grade/student, /grade/results).\n";
+  return text;
+}
+
+const std::string kUsage = usage_text();
 
 // The command line is wrong: what is wrong, then how it goes.
 int usage_error(const std::string& what) {
@@ -129,7 +140,7 @@ int grade(const std::vector<std::string>& args) {
   const auto& set = std::get<headgrader::ProblemSet>(loaded);
   const headgrader::Problem* problem = set.find(problem_id);
   if (!problem) {
-    std::cout << headgrader::error_to_json({headgrader::error_code::kNotFound,
+    std::cout << headgrader::error_to_json({headgrader::ErrorCode::kNotFound,
                                             "no problem has the id \"" + problem_id +
                                                 "\"; the problems are " + set.ids_text(),
                                             ""})

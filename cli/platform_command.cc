@@ -11,13 +11,6 @@
 #include "submission_folder.h"
 
 namespace headgrader::cli {
-namespace {
-
-// Failures kept for a platform's answer: the first of each kind is shown.
-constexpr int kPlatformMaxFailures = 1;
-
-}  // namespace
-
 int run_platform_command(const std::string& command, const std::vector<std::string>& args,
                          const PlatformPaths& defaults, bool with_points, PlatformWriter write) {
   std::string problem_id, problems_dir = default_problems_dir().string();
@@ -66,7 +59,7 @@ int run_platform_command(const std::string& command, const std::vector<std::stri
   } else {
     outcome.weights = submission->weights;
     outcome.report =
-        grade_with_diagnosis(*outcome.problem, submission->weights, kPlatformMaxFailures);
+        grade_with_diagnosis(*outcome.problem, submission->weights, limits::kPlatformMaxFailures);
   }
   std::error_code ec;
   std::filesystem::create_directories(paths.results_dir, ec);

@@ -13,7 +13,7 @@ namespace headgrader::cli {
 Result<SubmissionFile> read_first_json(const std::filesystem::path& folder) {
   namespace fs = std::filesystem;
   const auto not_gradable = [](std::string message) {
-    return Error{error_code::kMissingField, std::move(message), ""};
+    return Error{ErrorCode::kMissingField, std::move(message), ""};
   };
   std::error_code ec;
   std::vector<fs::path> found;

@@ -44,7 +44,7 @@ inline void http_request(const server::Router& router, std::string_view input) {
     std::size_t used = parser.put(boost::asio::buffer(input.data(), input.size()), ec);
     if (ec || !parser.is_header_done()) return;
     if (const auto refused = server::framing_error(parser.get())) {
-      if (refused->code != std::string(error_code::kBadRequest)) std::abort();
+      if (refused->code != ErrorCode::kBadRequest) std::abort();
       return;
     }
     const auto header_fields =
@@ -111,7 +111,7 @@ inline void submission(const ProblemSet& problems, std::string_view input) {
   }
   const Result<Submission> parsed = parse_submission(problem, body);
   if (!parsed) {
-    if (parsed.error().code.empty() || parsed.error().message.empty()) std::abort();
+    if (code_name(parsed.error().code).empty() || parsed.error().message.empty()) std::abort();
     return;
   }
   const GradeReport report = grade(problem, parsed->weights, parsed->max_failures);

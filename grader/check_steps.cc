@@ -42,7 +42,7 @@ std::string step_list() {
 }
 
 Error unknown_top_key(const std::string& key) {
-  return key_error(error_code::kUnknownField,
+  return key_error(ErrorCode::kUnknownField,
                    "unknown field \"" + shorten_for_message(key) +
                        "\"; check-steps takes the weights (as for grading), input, steps, and "
                        "optionally reveal and student",
@@ -57,11 +57,11 @@ Result<TokenString> parse_input(const Problem& problem, const Json& value) {
                            " letters of the alphabet \"" + shorten_for_message(problem.alphabet) +
                            "\"";
   if (!value.is_string()) {
-    return Error{error_code::kWrongType, want + "; it is " + describe_json_type(value), "input"};
+    return Error{ErrorCode::kWrongType, want + "; it is " + describe_json_type(value), "input"};
   }
   std::vector<char32_t> chars;
   if (!decode_utf8(value.get<std::string>(), chars) || chars.empty() || chars.size() > max_length) {
-    return Error{error_code::kWrongShape,
+    return Error{ErrorCode::kWrongShape,
                  want + "; it has " + count_of(chars.size(), "letter", "letters"), "input"};
   }
   TokenString tokens;
@@ -69,7 +69,7 @@ Result<TokenString> parse_input(const Problem& problem, const Json& value) {
     const auto at =
         std::find(problem.alphabet_chars.begin(), problem.alphabet_chars.end(), chars[i]);
     if (at == problem.alphabet_chars.end()) {
-      return Error{error_code::kOutOfRange,
+      return Error{ErrorCode::kOutOfRange,
                    want + "; letter " + std::to_string(i + 1) + " (\"" + encode_utf8(chars[i]) +
                        "\") is not in it",
                    "input"};
@@ -87,12 +87,12 @@ Result<TypedStep> parse_step(const std::string& name, const Json& value, Eigen::
   const std::string want = where + " must be " + std::to_string(rows) + " × " +
                            std::to_string(columns) + " (" + shape_words + ")";
   if (!value.is_array()) {
-    return Error{error_code::kWrongType,
+    return Error{ErrorCode::kWrongType,
                  want + ", an array of rows; it is " + describe_json_type(value), "steps"};
   }
   if (static_cast<Eigen::Index>(value.size()) != rows) {
-    return Error{error_code::kWrongShape,
-                 want + "; it has " + count_of(value.size(), "row", "rows"), "steps"};
+    return Error{ErrorCode::kWrongShape, want + "; it has " + count_of(value.size(), "row", "rows"),
+                 "steps"};
   }
   TypedStep step{Matrix(rows, columns), Eigen::MatrixXi::Zero(rows, columns)};
   const auto typed = decimals.find(name);
@@ -100,12 +100,12 @@ Result<TypedStep> parse_step(const std::string& name, const Json& value, Eigen::
     const Json& row = value[static_cast<std::size_t>(r)];
     const std::string row_name = "row " + std::to_string(r + 1) + " of " + where;
     if (!row.is_array()) {
-      return Error{error_code::kWrongType,
+      return Error{ErrorCode::kWrongType,
                    row_name + " must be an array of numbers; it is " + describe_json_type(row),
                    "steps"};
     }
     if (static_cast<Eigen::Index>(row.size()) != columns) {
-      return Error{error_code::kWrongShape,
+      return Error{ErrorCode::kWrongShape,
                    want + "; " + row_name + " has " + count_of(row.size(), "number", "numbers"),
                    "steps"};
     }
@@ -116,7 +116,7 @@ Result<TypedStep> parse_step(const std::string& name, const Json& value, Eigen::
       } else if (entry.is_number()) {
         step.values(r, c) = entry.get<double>();
       } else {
-        return Error{error_code::kWrongType,
+        return Error{ErrorCode::kWrongType,
                      "entry " + std::to_string(c + 1) + " of " + row_name +
                          " must be a number (or null where the mask hides it); it is " +
                          describe_json_type(entry),
@@ -191,7 +191,7 @@ Result<StepsReport> check_steps(const Problem& problem, std::string_view body) {
   if (!parsed) return parsed.error();
   const Json& json = parsed.value();
   if (!json.is_object()) {
-    return Error{error_code::kNotAnObject,
+    return Error{ErrorCode::kNotAnObject,
                  "the body must be a JSON object such as {\"W_q\": [[1, 1]], …, \"input\": "
                  "\"abcce\", \"steps\": {\"Q\": [[1], …]}}; it is " +
                      describe_json_type(json),
@@ -211,7 +211,7 @@ Result<StepsReport> check_steps(const Problem& problem, std::string_view body) {
 
   for (const char* required : {"input", "steps"}) {
     if (!json.contains(required)) {
-      return Error{error_code::kMissingField,
+      return Error{ErrorCode::kMissingField,
                    std::string(required) +
                        " is missing; check-steps needs the weights, input "
                        "(your string) and steps (your matrices)",
@@ -225,7 +225,7 @@ Result<StepsReport> check_steps(const Problem& problem, std::string_view body) {
   report.input = json.at("input").get<std::string>();
   if (json.contains("reveal")) {
     if (!json.at("reveal").is_boolean()) {
-      return Error{error_code::kWrongType,
+      return Error{ErrorCode::kWrongType,
                    "reveal must be true or false; it is " + describe_json_type(json.at("reveal")),
                    "reveal"};
     }
@@ -234,7 +234,7 @@ Result<StepsReport> check_steps(const Problem& problem, std::string_view body) {
 
   const Json& steps_json = json.at("steps");
   if (!steps_json.is_object()) {
-    return Error{error_code::kWrongType,
+    return Error{ErrorCode::kWrongType,
                  "steps must be an object of your matrices by name (" + step_list() + "); it is " +
                      describe_json_type(steps_json),
                  "steps"};
@@ -258,7 +258,7 @@ Result<StepsReport> check_steps(const Problem& problem, std::string_view body) {
   for (const auto& [name, value] : steps_json.items()) {
     const std::size_t k = step_index(name);
     if (k == 7) {
-      return Error{error_code::kUnknownField,
+      return Error{ErrorCode::kUnknownField,
                    "unknown step \"" + shorten_for_message(name) + "\" in steps; the steps are " +
                        step_list(),
                    "steps"};

@@ -25,9 +25,6 @@ namespace {
 
 constexpr std::array<std::string_view, 10> kKeywords = {"is", "any", "all", "count", "mean",
                                                         "at", "pos", "and", "or",    "not"};
-// Each level of nesting costs the parser about ten stack frames; a cap keeps hostile input
-// from overflowing the stack of a server thread. No real expression comes near it.
-constexpr std::size_t kMaxNesting = 100;
 
 bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
@@ -259,9 +256,9 @@ class Parser {
  private:
   struct Nesting {
     explicit Nesting(Parser& p) : p_(p) {
-      if (++p_.depth_ > kMaxNesting) {
-        fail(p_.token_.begin,
-             {"the expression is nested too deeply (more than ", kMaxNesting, " levels)"});
+      if (++p_.depth_ > limits::kMaxExpectedNesting) {
+        fail(p_.token_.begin, {"the expression is nested too deeply (more than ",
+                               limits::kMaxExpectedNesting, " levels)"});
       }
     }
     ~Nesting() { --p_.depth_; }

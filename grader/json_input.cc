@@ -48,7 +48,7 @@ class CheckedParse : public nlohmann::json_sax<Json> {
     if (depth_ == 1) top_key_ = key;  // keys at depth 1 are the root object's
     std::set<std::string>& seen = keys_.back();
     if (seen.size() >= limits::kMaxJsonObjectKeys) {
-      error_ = blame_top_key(error_code::kOutOfRange,
+      error_ = blame_top_key(ErrorCode::kOutOfRange,
                              subject_ + " holds an object with more than " +
                                  std::to_string(limits::kMaxJsonObjectKeys) +
                                  " keys; no object of the contract needs that many");
@@ -66,7 +66,7 @@ class CheckedParse : public nlohmann::json_sax<Json> {
     }
     const std::string shown = "\"" + shorten(key) + "\"";
     error_ = blame_top_key(
-        error_code::kDuplicateField,
+        ErrorCode::kDuplicateField,
         depth_ == 1 || !top_key_
             ? shown + " is given twice; give each key once"
             : shown + " is given twice inside \"" + shorten(*top_key_) + "\"; give each key once");
@@ -94,13 +94,13 @@ class CheckedParse : public nlohmann::json_sax<Json> {
     if (ex.id == kNumberOverflow) {
       // Well-formed JSON, but a number beyond what a double holds (1e400): say so, and in
       // which top-level field, rather than "not valid JSON".
-      error_ = blame_top_key(error_code::kOutOfRange,
+      error_ = blame_top_key(ErrorCode::kOutOfRange,
                              subject_ + " holds a number too large to represent, at byte " +
                                  std::to_string(position) +
                                  (top_key_ ? " in \"" + shorten(*top_key_) + "\"" : std::string()));
       return false;
     }
-    error_ = Error{error_code::kInvalidJson, describe_parse_error(position, ex.what()), ""};
+    error_ = Error{ErrorCode::kInvalidJson, describe_parse_error(position, ex.what()), ""};
     return false;
   }
 
@@ -128,8 +128,8 @@ class CheckedParse : public nlohmann::json_sax<Json> {
 
   bool enter() {
     if (++depth_ > max_depth_) {
-      error_ = blame_top_key(error_code::kTooDeep, subject_ + " is nested more than " +
-                                                       std::to_string(max_depth_) + " levels deep");
+      error_ = blame_top_key(ErrorCode::kTooDeep, subject_ + " is nested more than " +
+                                                      std::to_string(max_depth_) + " levels deep");
       return false;
     }
     return true;
@@ -137,7 +137,7 @@ class CheckedParse : public nlohmann::json_sax<Json> {
 
   // The error with field = the root object's key whose value is being read, if any: none
   // for the root container itself, nor anywhere inside a root that is not an object.
-  Error blame_top_key(const char* code, std::string message) const {
+  Error blame_top_key(ErrorCode code, std::string message) const {
     if (!top_key_) return Error{code, std::move(message), ""};
     return key_error(code, std::move(message), *top_key_);
   }
@@ -291,7 +291,7 @@ Result<Json> parse_json_checked(std::string_view text, std::size_t max_depth,
   // nlohmann's lexer takes a NUL byte for the end of the input, so `{…}\0junk` would parse
   // as `{…}`. JSON has no NUL outside strings, and inside them it must be escaped.
   if (const auto nul = text.find('\0'); nul != std::string_view::npos) {
-    return Error{error_code::kInvalidJson,
+    return Error{ErrorCode::kInvalidJson,
                  std::string(subject) + " is not valid JSON at " + line_and_column(text, nul) +
                      ": it holds a NUL byte",
                  ""};
@@ -302,7 +302,7 @@ Result<Json> parse_json_checked(std::string_view text, std::size_t max_depth,
                                   /*strict=*/true, /*ignore_comments=*/false);
   if (!ok || parse.error()) {
     if (parse.error()) return *parse.error();
-    return Error{error_code::kInvalidJson, std::string(subject) + " is not valid JSON", ""};
+    return Error{ErrorCode::kInvalidJson, std::string(subject) + " is not valid JSON", ""};
   }
   return root;
 }

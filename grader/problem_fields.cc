@@ -5,6 +5,7 @@
 #include <cmath>
 #include <set>
 
+#include "headgrader/limit_text.h"
 #include "headgrader/limits.h"
 #include "matrix_json.h"
 #include "message_text.h"
@@ -229,7 +230,8 @@ void read_head_options(const Json& json, ProblemSpec& p, DefectList& defects) {
     const auto& scale = json.at("scale");
     if (!scale.is_number() || !std::isfinite(scale.get<double>()) ||
         std::fabs(scale.get<double>()) > limits::kMaxAbsEntry) {
-      defects.add("scale", "must be a number of absolute value at most 1e6; it is " +
+      defects.add("scale", "must be a number of absolute value at most " +
+                               number_text(limits::kMaxAbsEntry) + "; it is " +
                                (scale.is_number() ? scale.dump() : describe_json_type(scale)));
     } else {
       p.head.scale = scale.get<double>();

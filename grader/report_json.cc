@@ -147,7 +147,7 @@ Json problem_to_json(const Problem& p) {
 
 Json error_to_json(const Error& error) {
   return Json{{"error",
-               {{"code", error.code},
+               {{"code", code_name(error.code)},
                 {"message", error.message},
                 {"field", error.has_field() ? Json(error.field) : Json(nullptr)}}}};
 }

@@ -32,12 +32,12 @@ Result<int> parse_max_failures(const Json& value) {
   const std::string want = "max_failures must be a whole number from 0 to " +
                            std::to_string(limits::kMaxMaxFailures) + "; it is ";
   if (!value.is_number()) {
-    return Error{error_code::kWrongType, want + describe_json_type(value), "max_failures"};
+    return Error{ErrorCode::kWrongType, want + describe_json_type(value), "max_failures"};
   }
   const double x = value.get<double>();
   if (!(x >= 0 && x <= limits::kMaxMaxFailures && x == std::floor(x)) ||
       (value.is_number_integer() && !value.is_number_unsigned() && value.get<std::int64_t>() < 0)) {
-    return Error{error_code::kOutOfRange, want + value.dump(), "max_failures"};
+    return Error{ErrorCode::kOutOfRange, want + value.dump(), "max_failures"};
   }
   return static_cast<int>(x);
 }
@@ -55,14 +55,14 @@ std::optional<Error> check_shapes(const Problem& problem, const HeadWeights& w,
       {{"W_q", &w.W_q}, {"W_k", &w.W_k}, {"W_V", &w.W_V}}};
   for (const auto& [name, m] : all) {
     if (!submitted(name) || m->cols() == n_e) continue;
-    return Error{error_code::kWrongShape,
+    return Error{ErrorCode::kWrongShape,
                  shown(name) + " must have " + count_of(problem.n_e, "column", "columns") +
                      " (one per embedding feature, n_e = " + std::to_string(n_e) + "); it has " +
                      std::to_string(m->cols()),
                  shown(name)};
   }
   if (submitted("W_V") && w.W_V.rows() != n_v) {
-    return Error{error_code::kWrongShape,
+    return Error{ErrorCode::kWrongShape,
                  shown("W_V") + " must have " + count_of(problem.n_v, "row", "rows") +
                      " (one per component of the expected output, n_v = " + std::to_string(n_v) +
                      "); it has " + std::to_string(w.W_V.rows()),
@@ -76,7 +76,7 @@ std::optional<Error> check_shapes(const Problem& problem, const HeadWeights& w,
     const Matrix& o = blamed == std::string("W_k") ? w.W_q : w.W_k;
     const std::string other_shown =
         submitted(other) ? shown(other) : "the given " + std::string(other);
-    return Error{error_code::kWrongShape,
+    return Error{ErrorCode::kWrongShape,
                  shown(blamed) + " must have " +
                      count_of(static_cast<std::size_t>(o.rows()), "row", "rows") + ", as many as " +
                      other_shown + " (queries and keys share the size n_q); it has " +

@@ -29,12 +29,12 @@ Error unknown_key(const Problem& problem, const std::string& key) {
   }
   if (const char* canonical = canonical_weight_name(key);
       canonical && problem.given.count(canonical)) {
-    return key_error(error_code::kUnknownField,
+    return key_error(ErrorCode::kUnknownField,
                      key + " is given by this problem, not chosen by you; send only " +
                          list_names(problem.submit),
                      key);
   }
-  return key_error(error_code::kUnknownField,
+  return key_error(ErrorCode::kUnknownField,
                    "unknown field \"" + shown + "\"" + hint + "; this problem takes " +
                        list_names(problem.submit) + ", and optionally student and max_failures",
                    key);
@@ -47,7 +47,7 @@ Result<Submission> read_submission_tree(const Problem& problem, std::string_view
   if (!parsed) return parsed.error();
   const Json& json = parsed.value();
   if (!json.is_object()) {
-    return Error{error_code::kNotAnObject,
+    return Error{ErrorCode::kNotAnObject,
                  "the body must be a JSON object such as {\"W_q\": [[1, 1]], …}; it is " +
                      describe_json_type(json),
                  ""};
@@ -60,13 +60,13 @@ Result<Submission> read_submission_tree(const Problem& problem, std::string_view
     const char* canonical = canonical_weight_name(key);
     if (!canonical || !is_submitted(problem, canonical)) return unknown_key(problem, key);
     if (auto [it, fresh] = sent_as.emplace(canonical, key); !fresh) {
-      return key_error(error_code::kDuplicateField,
+      return key_error(ErrorCode::kDuplicateField,
                        it->second + " and " + key + " name the same matrix; send it once", key);
     }
   }
   for (const auto& name : problem.submit) {
     if (!sent_as.count(name)) {
-      return Error{error_code::kMissingField,
+      return Error{ErrorCode::kMissingField,
                    name + " is missing; this problem asks for " + list_names(problem.submit), name};
     }
   }
@@ -95,7 +95,7 @@ Result<Submission> read_submission_tree(const Problem& problem, std::string_view
     const Json& student = *found;
     if (!student.is_string()) {
       return Error{
-          error_code::kWrongType,
+          ErrorCode::kWrongType,
           "student must be a string (a name or an id); it is " + describe_json_type(student),
           "student"};
     }

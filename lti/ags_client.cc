@@ -13,9 +13,6 @@ namespace {
 
 constexpr const char* kScoreMediaType = "application/vnd.ims.lis.v1.score+json";
 constexpr const char* kAssertionType = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
-constexpr std::size_t kMaxTokenAnswerDepth = 8;
-// A token whose answer gives no expires_in is kept this long (RFC 6749 leaves it open).
-constexpr std::chrono::seconds kDefaultTokenLife{300};
 
 long long unix_seconds(Clock::time_point t) {
   return std::chrono::duration_cast<std::chrono::seconds>(t.time_since_epoch()).count();
@@ -82,20 +79,21 @@ Result<std::string> AgsClient::token(const Platform& platform, Clock::time_point
        encode_form(form)});
   if (!answer) return answer.error();
   if (answer->status != 200) {
-    return Error{"token_refused", "the token endpoint answered " + std::to_string(answer->status),
-                 ""};
+    return Error{ErrorCode::kTokenRefused,
+                 "the token endpoint answered " + std::to_string(answer->status), ""};
   }
-  const std::optional<Json> body = parse_json_object(answer->body, kMaxTokenAnswerDepth);
+  const std::optional<Json> body = parse_json_object(answer->body, limits::kLtiMaxTokenAnswerDepth);
   const auto access = body ? body->find("access_token") : Json::const_iterator();
   if (!body || access == body->end() || !access->is_string() ||
       access->get_ref<const std::string&>().empty()) {
-    return Error{"token_refused", "the token endpoint's answer has no access_token", ""};
+    return Error{ErrorCode::kTokenRefused, "the token endpoint's answer has no access_token", ""};
   }
-  std::chrono::seconds life = kDefaultTokenLife;
+  std::chrono::seconds life = limits::kLtiDefaultTokenLifetime;
   if (const auto expires = body->find("expires_in");
       expires != body->end() && expires->is_number() && expires->get<double>() > 0 &&
       std::isfinite(expires->get<double>())) {
-    life = std::chrono::seconds(static_cast<long long>(std::min(expires->get<double>(), 86400.0)));
+    life = std::chrono::seconds(static_cast<long long>(std::min(
+        expires->get<double>(), static_cast<double>(limits::kLtiMaxTokenLifetime.count()))));
   }
   const Token token{access->get<std::string>(),
                     now + std::max(std::chrono::seconds(0), life - limits::kLtiTokenRenewMargin)};

@@ -21,10 +21,8 @@ namespace http = beast::http;
 namespace ssl = net::ssl;
 using tcp = net::ip::tcp;
 
-constexpr const char* kFetchFailed = "fetch_failed";
-
 Error fetch_error(const std::string& url, const std::string& why) {
-  return Error{kFetchFailed, url + ": " + why, ""};
+  return Error{ErrorCode::kFetchFailed, url + ": " + why, ""};
 }
 
 // Writes the request and reads the answer on `stream` (plain or TLS), already connected.

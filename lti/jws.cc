@@ -152,12 +152,12 @@ Result<std::string> sign_rs256(const RsaKey& private_key, const std::string& kid
       EVP_DigestSignInit(ctx.get(), &pkey_ctx, EVP_sha256(), nullptr, private_key.get()) != 1 ||
       EVP_PKEY_CTX_set_rsa_padding(pkey_ctx, RSA_PKCS1_PADDING) != 1 ||
       EVP_DigestSign(ctx.get(), nullptr, &length, data, input.size()) != 1) {
-    return Error{error_code::kInternalError, "RS256 signing failed", ""};
+    return Error{ErrorCode::kInternalError, "RS256 signing failed", ""};
   }
   std::string signature(length, '\0');
   if (EVP_DigestSign(ctx.get(), reinterpret_cast<unsigned char*>(signature.data()), &length, data,
                      input.size()) != 1) {
-    return Error{error_code::kInternalError, "RS256 signing failed", ""};
+    return Error{ErrorCode::kInternalError, "RS256 signing failed", ""};
   }
   signature.resize(length);
   return input + "." + base64url_encode(signature);

@@ -5,10 +5,6 @@
 #include "lti_check.h"
 
 namespace headgrader::lti {
-namespace {
-constexpr std::size_t kMaxKeysetDepth = 8;
-}  // namespace
-
 std::size_t KeysetCache::fetches() const {
   const std::lock_guard lock(mutex_);
   return fetches_;
@@ -30,7 +26,7 @@ Result<bool> KeysetCache::fetch(const std::string& url, Keyset& keyset, Clock::t
     return check_failure(check::kKeyset,
                          "the platform's keyset_url answered " + std::to_string(answer->status));
   }
-  const std::optional<Json> jwks = parse_json_object(answer->body, kMaxKeysetDepth);
+  const std::optional<Json> jwks = parse_json_object(answer->body, limits::kLtiMaxKeysetDepth);
   const auto keys = jwks ? jwks->find("keys") : Json::const_iterator();
   if (!jwks || keys == jwks->end() || !keys->is_array()) {
     return check_failure(check::kKeyset,

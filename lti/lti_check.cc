@@ -7,7 +7,7 @@ namespace headgrader::lti {
 Error check_failure(const char* which, std::string message) {
   const bool forbidden =
       std::strcmp(which, check::kDeployment) == 0 || std::strcmp(which, check::kProblem) == 0;
-  return Error{forbidden ? error_code::kForbidden : error_code::kUnauthorized, std::move(message),
+  return Error{forbidden ? ErrorCode::kForbidden : ErrorCode::kUnauthorized, std::move(message),
                which};
 }
 

@@ -4,21 +4,20 @@
 #include <fstream>
 #include <sstream>
 
+#include "headgrader/limits.h"
 #include "headgrader/report.h"
 #include "jws.h"
 
 namespace headgrader::lti {
 namespace {
 
-constexpr const char* kCode = "invalid_lti_config";
-constexpr std::size_t kMaxConfigDepth = 8;
-
 struct Reader {
   const std::filesystem::path& file;
   bool allow_http;
 
   Error error(const std::string& field, const std::string& message) const {
-    return Error{kCode, file.string() + ": " + field + ": " + message, field};
+    return Error{ErrorCode::kInvalidLtiConfig, file.string() + ": " + field + ": " + message,
+                 field};
   }
 
   Result<std::string> string(const Json& object, const std::string& key, const std::string& where,
@@ -69,12 +68,13 @@ const Platform* LtiConfig::find(std::string_view issuer, std::string_view client
 Result<LtiConfig> load_lti_config(const std::filesystem::path& file, bool allow_http) {
   const Reader read{file, allow_http};
   std::ifstream in(file, std::ios::binary);
-  if (!in) return Error{kCode, file.string() + ": cannot be read", ""};
+  if (!in) return Error{ErrorCode::kInvalidLtiConfig, file.string() + ": cannot be read", ""};
   std::stringstream text;
   text << in.rdbuf();
-  const std::optional<Json> root = parse_json_object(text.str(), kMaxConfigDepth);
+  const std::optional<Json> root = parse_json_object(text.str(), limits::kLtiMaxConfigDepth);
   if (!root) {
-    return Error{kCode, file.string() + ": not a JSON object (or a key appears twice)", ""};
+    return Error{ErrorCode::kInvalidLtiConfig,
+                 file.string() + ": not a JSON object (or a key appears twice)", ""};
   }
   for (const auto& [key, value] : root->items()) {
     if (key != "base_url" && key != "private_key" && key != "kid" && key != "platforms") {

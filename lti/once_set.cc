@@ -1,11 +1,8 @@
 #include "once_set.h"
 
+#include "headgrader/limits.h"
+
 namespace headgrader::lti {
-namespace {
-// Expired records are dropped every this many inserts, so memory stays bounded by the
-// values of one lifetime.
-constexpr std::size_t kSweepEvery = 1024;
-}  // namespace
 
 std::string once_key(std::string_view kind, std::string_view value) {
   std::string key(kind);
@@ -23,7 +20,7 @@ Result<bool> MemoryOnceSet::consume(std::string_view kind, std::string_view valu
     if (it->second > now) return false;
     it->second = expires;
   }
-  if (++inserts_since_sweep_ >= kSweepEvery) sweep(now);
+  if (++inserts_since_sweep_ >= limits::kLtiOnceSweepInserts) sweep(now);
   return true;
 }
 

@@ -1,12 +1,8 @@
 #include "passback_worker.h"
 
+#include "headgrader/limits.h"
+
 namespace headgrader::lti {
-namespace {
-// Scores claimed per round, and how long a claim keeps them from other workers: longer than
-// the token request and the score post of each can take.
-constexpr std::size_t kClaimBatch = 16;
-constexpr std::chrono::seconds kLease{5 * 60};
-}  // namespace
 
 std::chrono::milliseconds backoff_after(int attempts, const BackoffPolicy& policy) {
   std::chrono::milliseconds wait = policy.first;
@@ -53,7 +49,8 @@ void PassbackWorker::run() {
 
 void PassbackWorker::send_due() {
   const Clock::time_point now = Clock::now();
-  Result<std::vector<OutboxEntry>> due = outbox_.claim_due(now, now + kLease, kClaimBatch);
+  Result<std::vector<OutboxEntry>> due =
+      outbox_.claim_due(now, now + limits::kPassbackLease, limits::kPassbackClaimBatch);
   if (!due) {
     log_("passback: the outbox cannot be read: " + due.error().message);
     return;

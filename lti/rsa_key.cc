@@ -21,11 +21,8 @@
 namespace headgrader::lti {
 namespace {
 
-constexpr const char* kInvalidKey = "invalid_key";
-constexpr int kGeneratedBits = 2048;
-
 Error key_error(std::string message, std::string field = "") {
-  return Error{kInvalidKey, std::move(message), std::move(field)};
+  return Error{ErrorCode::kInvalidKey, std::move(message), std::move(field)};
 }
 
 struct BnFree {
@@ -159,7 +156,7 @@ Result<RsaKey> load_private_key(const std::filesystem::path& pem) {
 }
 
 Result<RsaKey> generate_private_key(const std::filesystem::path& out) {
-  EVP_PKEY* key = EVP_RSA_gen(kGeneratedBits);
+  EVP_PKEY* key = EVP_RSA_gen(limits::kLtiGeneratedRsaBits);
   if (key == nullptr) return key_error("OpenSSL could not make a key: " + openssl_reason());
   RsaKey owned(key);
   const int fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);

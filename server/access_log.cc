@@ -91,7 +91,7 @@ std::string format_access_log(const AccessLogEntry& entry) {
   std::array<char, 32> time;
   out.key("time").value(format_time(entry.time, time));
   string_or_null(out, "method", entry.method);
-  string_or_null(out, "path", entry.path.substr(0, kMaxLoggedPathBytes));
+  string_or_null(out, "path", entry.path.substr(0, limits::kMaxLoggedPathBytes));
   out.key("status").value(static_cast<std::uint64_t>(entry.status));
   // Microsecond resolution is plenty and keeps the lines short.
   out.key("latency_ms").value(std::round(entry.latency_ms * 1000.0) / 1000.0);

@@ -36,10 +36,9 @@ struct AccessLogEntry {
 };
 
 // {"time":"2024-05-01T12:00:00.123Z","method":…,"path":…,"status":…,"latency_ms":…,
-//  "problem":…,"passed":…} without a newline. Long paths are cut at kMaxLoggedPathBytes.
+//  "problem":…,"passed":…} without a newline. Long paths are cut at
+// limits::kMaxLoggedPathBytes.
 std::string format_access_log(const AccessLogEntry& entry);
-
-inline constexpr std::size_t kMaxLoggedPathBytes = 256;
 
 // The log's lines, written to a file descriptor (stderr in the server) in batches.
 class AccessLog {

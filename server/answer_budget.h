@@ -17,12 +17,6 @@
 
 namespace headgrader::server {
 
-// An answer built off the io threads (Routed::rest) is counted against the budget while it
-// is built, at this many bytes for each number it may hold (headgrader/grading_cost.h:
-// answer_cost; a number takes about 5.5 bytes of JSON on average, 24 at most), so that an
-// address whose big answers are still being built waits as one whose answers are unread.
-inline constexpr std::size_t kReservedBytesPerNumber = 8;
-
 class AnswerBudget {
  public:
   explicit AnswerBudget(std::size_t budget) : budget_(budget) {}

@@ -16,7 +16,7 @@ Routed guarded(const Request& request, Work&& work) {
     return work();
   } catch (const std::exception&) {
     return {
-        error_answer(request, {error_code::kInternalError,
+        error_answer(request, {ErrorCode::kInternalError,
                                "the server failed to answer this request; please report it", ""}),
         "", std::nullopt};
   }

@@ -13,7 +13,7 @@ namespace {
 constexpr const char* kNeedKey =
     "this needs a valid key or student token, sent as Authorization: Bearer KEY";
 
-Error unauthorized() { return {error_code::kUnauthorized, kNeedKey, ""}; }
+Error unauthorized() { return {ErrorCode::kUnauthorized, kNeedKey, ""}; }
 
 }  // namespace
 
@@ -60,7 +60,7 @@ std::optional<Error> may_grade(const Principal& who, std::string_view problem,
       return std::nullopt;  // both roles grade
     case Principal::Kind::kStudent:
       if (who.student.problem == problem) return std::nullopt;
-      return Error{error_code::kForbidden,
+      return Error{ErrorCode::kForbidden,
                    "this student token is for the problem \"" + who.student.problem +
                        "\" only; open this problem from its own link in your course",
                    ""};
@@ -73,12 +73,12 @@ std::optional<Error> may_grade(const Principal& who, std::string_view problem,
 
 std::optional<Error> may_use_staff_route(const Principal& who, bool staff_enabled) {
   if (!staff_enabled) {
-    return Error{error_code::kStaffDisabled,
+    return Error{ErrorCode::kStaffDisabled,
                  "staff routes are off: the server was started without --keys", ""};
   }
   if (who.kind == Principal::Kind::kNobody) return unauthorized();
   if (who.is_staff()) return std::nullopt;
-  return Error{error_code::kForbidden, "this needs a key with the staff role", ""};
+  return Error{ErrorCode::kForbidden, "this needs a key with the staff role", ""};
 }
 
 Response unauthorized_response(const Error& error, unsigned version, bool keep_alive) {

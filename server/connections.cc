@@ -25,13 +25,13 @@ std::optional<Error> Connections::add(const std::shared_ptr<Session>& session,
       if (idle == nullptr) {
         if (held == 0) per_address_count_.erase(address);
         if (held >= per_address_) {
-          return Error{error_code::kTooManyConnections,
+          return Error{ErrorCode::kTooManyConnections,
                        "this client address holds its share of " + std::to_string(per_address_) +
                            " of the server's " + std::to_string(capacity_) +
                            " connections, each with a request in flight; try again shortly",
                        ""};
         }
-        return Error{error_code::kTooManyConnections,
+        return Error{ErrorCode::kTooManyConnections,
                      "the server is serving its maximum of " + std::to_string(capacity_) +
                          " connections; try again shortly",
                      ""};

@@ -1,7 +1,7 @@
 // Every HTTP response of the service is built here: JSON bodies, the contract's error body
 // {"error": {"code", "message", "field"}}, and the one table that maps an error code (the
-// engine's or the HTTP layer's, result.h) to a status. Nothing else chooses a status for an
-// error. Thread-safety: pure functions.
+// engine's or the HTTP layer's, headgrader/error_code.h) to a status. Nothing else chooses a
+// status for an error. Thread-safety: pure functions.
 #pragma once
 
 #include <boost/beast/http.hpp>
@@ -16,9 +16,9 @@ namespace http = boost::beast::http;
 using Request = http::request<http::string_body>;
 using Response = http::response<http::string_body>;
 
-// The status for an error code (400 for the body errors, 404, 405, 413, 415, 431, 503); an
-// unknown code is our bug and gets 500.
-http::status status_for(std::string_view code);
+// The status for an error code (400 for the body errors, 401, 403, 404, 405, 409, 413, 415,
+// 422, 429, 431, 503); internal_error, and a code never meant for a client, is 500.
+http::status status_for(ErrorCode code);
 
 // {"error": {"code": …, "message": …, "field": … or null}} as compact JSON.
 std::string error_body(const Error& error);

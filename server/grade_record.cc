@@ -22,7 +22,7 @@ std::optional<Error> check_idempotency_key(std::string_view value) {
   } else {
     message += "it holds a space or a character that is not visible ASCII";
   }
-  return Error{error_code::kBadRequest, std::move(message), ""};
+  return Error{ErrorCode::kBadRequest, std::move(message), ""};
 }
 
 std::string with_submission_id(std::string_view answer, std::string_view id) {
@@ -35,7 +35,7 @@ std::string with_submission_id(std::string_view answer, std::string_view id) {
 
 Response PendingGrade::finish(const Result<store::CommitOutcome>& outcome) const {
   if (!outcome) {
-    return error_response({error_code::kStoreUnavailable,
+    return error_response({ErrorCode::kStoreUnavailable,
                            "the grading could not be kept, so it is not answered; try again "
                            "(the store said: " +
                                outcome.error().message + ")",
@@ -47,7 +47,7 @@ Response PendingGrade::finish(const Result<store::CommitOutcome>& outcome) const
     const bool same_body =
         kept.idempotency && body_sha256 && kept.idempotency->body_sha256 == *body_sha256;
     if (!same_body) {
-      return error_response({error_code::kIdempotencyConflict,
+      return error_response({ErrorCode::kIdempotencyConflict,
                              "this Idempotency-Key was used with another body; send a new key "
                              "for a new submission",
                              ""},
@@ -73,7 +73,7 @@ Response rate_limited_answer(const RateLimit& limit, bool per_key, store::TimeMs
   message += "; the next grading is allowed at " + store::format_rfc3339_ms(now + seconds * 1000) +
              ", in " + std::to_string(seconds) + (seconds == 1 ? " second" : " seconds");
   Response response =
-      error_response({error_code::kRateLimited, std::move(message), ""}, version, keep_alive);
+      error_response({ErrorCode::kRateLimited, std::move(message), ""}, version, keep_alive);
   response.set(http::field::retry_after, std::to_string(seconds));
   return response;
 }

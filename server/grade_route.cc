@@ -109,7 +109,7 @@ Routed Router::finish_grade(GradeJob& job, const Request& request) const {
     Result<LtiService::LaunchOfGrading> of =
         service_.lti->launch_of(who.student, report.score, now, problem.passback);
     if (!of) {
-      return {error_answer(request, {error_code::kStoreUnavailable,
+      return {error_answer(request, {ErrorCode::kStoreUnavailable,
                                      "the grading could not be kept, so it is not answered; try "
                                      "again (the store said: " +
                                          of.error().message + ")",
@@ -138,7 +138,7 @@ std::optional<Response> Router::check_before_grading(std::string_view problem,
   const RecordSettings& records = service_.records;
   store::SubmissionStore& store = *records.store;
   const auto unavailable = [&](const Error& error) {
-    return error_answer(request, {error_code::kStoreUnavailable,
+    return error_answer(request, {ErrorCode::kStoreUnavailable,
                                   "the record of gradings cannot be read, so nothing is graded; "
                                   "try again (the store said: " +
                                       error.message + ")",

@@ -15,10 +15,8 @@
 namespace headgrader::server {
 namespace {
 
-constexpr const char* kKeysFile = "keys_file";
-
 Error file_error(const std::string& file, std::string message) {
-  return {kKeysFile, file + ": " + std::move(message), ""};
+  return {ErrorCode::kKeysFile, file + ": " + std::move(message), ""};
 }
 
 bool is_hex_digest(std::string_view text) {
@@ -105,14 +103,16 @@ Result<KeyFile> KeyFile::parse(std::string_view text, const std::string& file_na
 }
 
 Result<std::string> KeyFile::add(std::string name, Role role) {
-  if (auto problem = name_problem(name)) return Error{kKeysFile, *problem, ""};
+  if (auto problem = name_problem(name)) return Error{ErrorCode::kKeysFile, *problem, ""};
   for (const KeyEntry& entry : entries_) {
     if (entry.name == name) {
-      return Error{kKeysFile, "a key named \"" + name + "\" exists; remove it first", ""};
+      return Error{ErrorCode::kKeysFile, "a key named \"" + name + "\" exists; remove it first",
+                   ""};
     }
   }
   std::optional<std::string> key = random_token(limits::kKeyBytes);
-  if (!key) return Error{kKeysFile, "the system's random generator failed; no key was made", ""};
+  if (!key)
+    return Error{ErrorCode::kKeysFile, "the system's random generator failed; no key was made", ""};
   entries_.push_back({std::move(name), role, sha256_hex(*key)});
   return *key;
 }
@@ -124,7 +124,7 @@ Result<bool> KeyFile::remove(std::string_view name) {
       return true;
     }
   }
-  return Error{kKeysFile, "there is no key named \"" + std::string(name) + "\"", ""};
+  return Error{ErrorCode::kKeysFile, "there is no key named \"" + std::string(name) + "\"", ""};
 }
 
 std::string KeyFile::to_json() const {
@@ -142,7 +142,7 @@ Result<bool> KeyFile::write(const std::filesystem::path& path) const {
   const auto fail = [&](const std::string& what) {
     const std::string reason = std::strerror(errno);
     ::unlink(temporary.c_str());
-    return Error{kKeysFile, path.string() + ": " + what + ": " + reason, ""};
+    return Error{ErrorCode::kKeysFile, path.string() + ": " + what + ": " + reason, ""};
   };
   ::unlink(temporary.c_str());
   const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);

@@ -5,13 +5,9 @@
 #include <string>
 #include <utility>
 
+#include "headgrader/limits.h"
+
 namespace headgrader::server {
-namespace {
-
-constexpr std::chrono::milliseconds kAcceptRetryDelay{100};
-constexpr const char* kListenFailed = "listen_failed";
-
-}  // namespace
 
 Result<std::shared_ptr<Listener>> Listener::open(
     net::io_context& ioc, const tcp::endpoint& endpoint, const Router& router,
@@ -23,8 +19,8 @@ Result<std::shared_ptr<Listener>> Listener::open(
   beast::error_code ec;
   const auto fail = [&](const char* step) {
     std::string where = endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
-    return Error{kListenFailed, std::string("cannot ") + step + " " + where + ": " + ec.message(),
-                 ""};
+    return Error{ErrorCode::kListenFailed,
+                 std::string("cannot ") + step + " " + where + ": " + ec.message(), ""};
   };
   if (acceptor.open(endpoint.protocol(), ec); ec) return fail("open a socket for");
   if (acceptor.set_option(net::socket_base::reuse_address(true), ec); ec) {
@@ -82,7 +78,7 @@ void Listener::on_accept(beast::error_code ec, tcp::socket socket) {
   if (stopping_ || ec == net::error::operation_aborted) return;
   if (ec) {
     // Out of descriptors or memory: wait a little rather than spin on the same error.
-    retry_timer_.expires_after(kAcceptRetryDelay);
+    retry_timer_.expires_after(limits::kAcceptRetryDelay);
     retry_timer_.async_wait([self = shared_from_this()](beast::error_code wait_ec) {
       if (!wait_ec) self->do_accept();
     });

@@ -46,7 +46,7 @@ Response html_response(const Request& request, http::status status, std::string 
 
 Response method_not_allowed(const Request& request, const char* allow) {
   Response response = error_response(
-      {error_code::kMethodNotAllowed,
+      {ErrorCode::kMethodNotAllowed,
        std::string(request.method_string()) + " is not allowed here; use " + allow, ""},
       request.version(), request.keep_alive());
   response.set(http::field::allow, allow);
@@ -157,7 +157,8 @@ std::optional<Response> LtiService::route(const Request& request) {
 Response LtiService::jwks(const Request& request) const {
   Response response =
       json_response(http::status::ok, jwks_json_, request.version(), request.keep_alive());
-  response.set(http::field::cache_control, "max-age=300");
+  response.set(http::field::cache_control,
+               "max-age=" + std::to_string(limits::kLtiJwksMaxAge.count()));
   return response;
 }
 
@@ -181,7 +182,7 @@ Response LtiService::login(const Request& request) {
           ? (is_form(request) ? lti::parse_form(request.body()) : std::nullopt)
           : lti::parse_form(query_of(request.target()));
   const auto bad = [&](std::string message) {
-    return refused(request, Error{error_code::kBadRequest, std::move(message), lti::check::kLogin},
+    return refused(request, Error{ErrorCode::kBadRequest, std::move(message), lti::check::kLogin},
                    "login");
   };
   if (!fields) return bad("the login initiation is not a well-formed form or query");
@@ -339,7 +340,7 @@ std::optional<StudentGrant> LtiService::Tokens::find(std::string_view token) con
 
 Result<std::string> LtiService::passback_list(std::string_view status) {
   if (status != "" && status != "pending" && status != "sent" && status != "failed") {
-    return Error{error_code::kBadRequest,
+    return Error{ErrorCode::kBadRequest,
                  "status must be pending, sent or failed; it is \"" + lti::shown(status) + "\"",
                  "status"};
   }

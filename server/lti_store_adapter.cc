@@ -136,7 +136,7 @@ Result<std::optional<lti::LaunchBinding>> StoreLaunchTokens::find_launch(std::st
 }
 
 Result<std::string> StoreScoreOutbox::enqueue(lti::OutboxEntry) {
-  return Error{error_code::kInternalError,
+  return Error{ErrorCode::kInternalError,
                "with a store, a score is queued with its record (SubmissionStore::commit)", ""};
 }
 

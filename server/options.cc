@@ -14,12 +14,7 @@
 namespace headgrader::server {
 namespace {
 
-constexpr const char* kUsage = "usage";
-// More threads than this buys nothing and hints at a typo.
-constexpr unsigned kMaxThreads = 256;
-constexpr unsigned kMaxReadTimeoutMs = 600'000;
-
-Error usage_error(std::string message) { return {kUsage, std::move(message), ""}; }
+Error usage_error(std::string message) { return {ErrorCode::kUsage, std::move(message), ""}; }
 
 template <typename T>
 bool parse_number(std::string_view text, T max, T& out) {
@@ -90,13 +85,14 @@ Result<RateLimit> parse_rate_limit(std::string_view text) {
   const std::size_t slash = text.find('/');
   if (slash == std::string_view::npos || text.size() < slash + 3) return refuse();
   RateLimit limit;
-  if (!parse_number<std::int64_t>(text.substr(0, slash), 1'000'000, limit.count) ||
+  if (!parse_number<std::int64_t>(text.substr(0, slash), limits::kMaxRateLimitCount, limit.count) ||
       limit.count < 1) {
     return refuse();
   }
   const std::string_view period = text.substr(slash + 1);
+  const std::int64_t longest = limits::kMaxRateLimitPeriod.count();
   std::int64_t amount = 0;
-  if (!parse_number<std::int64_t>(period.substr(0, period.size() - 1), 366 * 86400, amount) ||
+  if (!parse_number<std::int64_t>(period.substr(0, period.size() - 1), longest, amount) ||
       amount < 1) {
     return refuse();
   }
@@ -117,7 +113,7 @@ Result<RateLimit> parse_rate_limit(std::string_view text) {
     default:
       return refuse();
   }
-  if (amount * unit > 366 * 86400) return refuse();
+  if (amount * unit > longest) return refuse();
   limit.period = std::chrono::milliseconds(amount * unit * 1000);
   limit.text = std::string(text);
   return limit;
@@ -195,7 +191,7 @@ Result<ServerOptions> parse_arguments(std::span<const std::string_view> args) {
       (flag == "--tls-cert" ? options.tls_cert : options.tls_key) = std::filesystem::path(value);
     } else if (flag == "--lti-keyset-refetch-ms" || flag == "--lti-backoff-ms") {
       unsigned millis = 0;
-      if (auto bad = number_flag(flag, value, 0u, kMaxReadTimeoutMs, millis)) return *bad;
+      if (auto bad = number_flag(flag, value, 0u, limits::kMaxTestFlagMs, millis)) return *bad;
       (flag == "--lti-backoff-ms" ? options.lti_first_backoff : options.lti_keyset_refetch) =
           std::chrono::milliseconds(millis);
     } else if (flag == "--keys") {
@@ -254,7 +250,7 @@ Result<ServerOptions> parse_arguments(std::span<const std::string_view> args) {
       options.rate_limit = std::move(limit).value();
     } else if (flag == "--read-timeout-ms") {
       unsigned millis = 0;
-      if (auto bad = number_flag(flag, value, 1u, kMaxReadTimeoutMs, millis)) return *bad;
+      if (auto bad = number_flag(flag, value, 1u, limits::kMaxTestFlagMs, millis)) return *bad;
       options.read_timeout = std::chrono::milliseconds(millis);
     } else if (flag == "--shutdown-grace-ms") {
       const auto longest = std::chrono::milliseconds(limits::kShutdownGrace).count();
@@ -264,7 +260,8 @@ Result<ServerOptions> parse_arguments(std::span<const std::string_view> args) {
       }
       options.shutdown_grace = std::chrono::milliseconds(millis);
     } else {
-      if (auto bad = number_flag(flag, value, 1u, kMaxThreads, options.threads)) return *bad;
+      if (auto bad = number_flag(flag, value, 1u, limits::kMaxThreads, options.threads))
+        return *bad;
     }
   }
   if (options.rate_limit && options.store == "none") {
@@ -308,7 +305,9 @@ options:
   text += default_problems_dir().string();
   text += R"(
   --address ADDR    IP address to listen on; default 0.0.0.0
-  --port N          TCP port; default 8080; 0 picks a free one
+  --port N          TCP port; default )";
+  text += std::to_string(limits::kDefaultPort);
+  text += R"(; 0 picks a free one
   --threads N       threads serving requests; default: the hardware's concurrency
   --lti FILE        act as an LTI 1.3 tool with this configuration (docs/lti.md);
                     env HEADGRADER_LTI
@@ -332,7 +331,9 @@ options:
 
 Prints "listening on http://ADDRESS:PORT" (https:// with --tls-cert) once it accepts
 connections, one JSON access-log line per request on stderr, and on SIGTERM or SIGINT stops
-accepting, lets requests in flight finish (up to 5 s) and exits 0.
+accepting, lets requests in flight finish (up to )";
+  text += std::to_string(limits::kShutdownGrace.count());
+  text += R"( s) and exits 0.
 )";
   return text;
 }

@@ -32,7 +32,7 @@ Result<RateLimit> parse_rate_limit(std::string_view text);
 struct ServerOptions {
   std::filesystem::path problems;  // empty: headgrader::default_problems_dir()
   std::string address = "0.0.0.0";
-  std::uint16_t port = 8080;
+  std::uint16_t port = limits::kDefaultPort;
   unsigned threads = 0;  // 0: the hardware's concurrency
   bool help = false;
   bool healthcheck = false;  // GET /healthz on ADDRESS (loopback for 0.0.0.0/::), PORT

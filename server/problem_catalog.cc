@@ -23,7 +23,7 @@ Result<bool> write_atomically(const std::filesystem::path& path, std::string_vie
     const int error = errno;
     ::unlink(temporary.c_str());
     const bool read_only = error == EROFS || error == EACCES || error == EPERM;
-    return Error{read_only ? error_code::kProblemsReadOnly : error_code::kInternalError,
+    return Error{read_only ? ErrorCode::kProblemsReadOnly : ErrorCode::kInternalError,
                  std::string("the problem file could not be ") + what +
                      " in the problems folder: " + std::strerror(error),
                  ""};
@@ -211,7 +211,7 @@ Result<PutOutcome> ProblemCatalog::put(std::string_view id, std::string_view tex
     return outcome;
   }
   if (!is_folder_) {
-    return Error{error_code::kProblemsReadOnly,
+    return Error{ErrorCode::kProblemsReadOnly,
                  "the server serves one problem file, not a folder, so it cannot add or replace "
                  "problems; start it with --problems FOLDER",
                  ""};
@@ -227,7 +227,7 @@ Result<PutOutcome> ProblemCatalog::put(std::string_view id, std::string_view tex
 
 Result<bool> ProblemCatalog::remove(std::string_view id) {
   if (!is_folder_) {
-    return Error{error_code::kProblemsReadOnly,
+    return Error{ErrorCode::kProblemsReadOnly,
                  "the server serves one problem file, not a folder, so it cannot remove "
                  "problems; start it with --problems FOLDER",
                  ""};
@@ -237,8 +237,8 @@ Result<bool> ProblemCatalog::remove(std::string_view id) {
   const std::filesystem::path file = path_ / (std::string(id) + ".json");
   if (::unlink(file.c_str()) != 0 && errno != ENOENT) {
     const int error = errno;
-    return Error{error == EROFS || error == EACCES || error == EPERM ? error_code::kProblemsReadOnly
-                                                                     : error_code::kInternalError,
+    return Error{error == EROFS || error == EACCES || error == EPERM ? ErrorCode::kProblemsReadOnly
+                                                                     : ErrorCode::kInternalError,
                  std::string("the problem file could not be removed from the problems folder: ") +
                      std::strerror(error),
                  ""};

@@ -85,7 +85,7 @@ Routed Router::answer_put(std::string_view id, const Request& request) const {
   Result<PutOutcome> put = service_.problems->put(id, request.body());
   if (!put) return {error_answer(request, put.error()), problem_id, std::nullopt};
   if (!put->defects.empty()) {
-    Json body = error_to_json({error_code::kInvalidProblem,
+    Json body = error_to_json({ErrorCode::kInvalidProblem,
                                "the problem file is not valid; nothing was written. Fix each "
                                "defect and send it again",
                                ""});
@@ -106,7 +106,7 @@ Routed Router::answer_delete(std::string_view id, const Request& request) const 
   Result<bool> removed = service_.problems->remove(id);
   if (!removed) return {error_answer(request, removed.error()), problem_id, std::nullopt};
   if (!removed.value()) {
-    return {error_answer(request, {error_code::kNotFound, "there is no problem with this id", ""}),
+    return {error_answer(request, {ErrorCode::kNotFound, "there is no problem with this id", ""}),
             problem_id, std::nullopt};
   }
   Response response{http::status::no_content, request.version()};
@@ -117,7 +117,7 @@ Routed Router::answer_delete(std::string_view id, const Request& request) const 
 // The staff's view of the scores sent to LMSs (API.md §11).
 Routed Router::answer_passback(bool retry, const std::string& id, const Request& request) const {
   if (service_.lti == nullptr) {
-    return {error_answer(request, {error_code::kNotFound,
+    return {error_answer(request, {ErrorCode::kNotFound,
                                    "this server sends no scores to an LMS: it was started "
                                    "without --lti",
                                    ""}),
@@ -127,7 +127,7 @@ Routed Router::answer_passback(bool retry, const std::string& id, const Request&
     Result<bool> requeued = service_.lti->passback_retry(id);
     if (!requeued) return {error_answer(request, requeued.error()), "", std::nullopt};
     if (!*requeued) {
-      return {error_answer(request, {error_code::kNotFound,
+      return {error_answer(request, {ErrorCode::kNotFound,
                                      "there is no failed score with this id; "
                                      "GET /v1/passback?status=failed lists them",
                                      ""}),
@@ -141,7 +141,7 @@ Routed Router::answer_passback(bool retry, const std::string& id, const Request&
   // ?status=pending|sent|failed; none (or empty) lists every status.
   const std::optional<lti::FormFields> query = lti::parse_form(request_query(request.target()));
   if (!query) {
-    return {error_answer(request, {error_code::kBadRequest,
+    return {error_answer(request, {ErrorCode::kBadRequest,
                                    "the query string is not valid: each '%' must be followed by "
                                    "two hexadecimal digits, and each parameter given once",
                                    ""}),

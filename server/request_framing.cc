@@ -22,7 +22,7 @@ std::size_t count(const http::request_header<>& header, http::field field) {
 }
 
 Error bad_request(std::string message) {
-  return Error{error_code::kBadRequest, std::move(message), ""};
+  return Error{ErrorCode::kBadRequest, std::move(message), ""};
 }
 
 }  // namespace

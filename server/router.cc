@@ -20,7 +20,7 @@ namespace {
 
 Response method_not_allowed(const Request& request, Route route, bool staff) {
   Response response =
-      error_answer(request, {error_code::kMethodNotAllowed,
+      error_answer(request, {ErrorCode::kMethodNotAllowed,
                              std::string(request.method_string()) + " is not allowed here; use " +
                                  methods_to_use(route, staff),
                              ""});
@@ -30,7 +30,7 @@ Response method_not_allowed(const Request& request, Route route, bool staff) {
 
 // A refusal by auth.h: 401 carries WWW-Authenticate.
 Response denied(const Request& request, const Error& error) {
-  if (error.code == error_code::kUnauthorized) {
+  if (error.code == ErrorCode::kUnauthorized) {
     return unauthorized_response(error, request.version(), request.keep_alive());
   }
   return error_answer(request, error);
@@ -44,7 +44,7 @@ Routed answer_record_route(Route route, const std::string& id, const CatalogSnap
   const unsigned version = request.version();
   const bool keep_alive = request.keep_alive();
   if (records.store == nullptr) {
-    return {error_response({error_code::kStoreUnavailable,
+    return {error_response({ErrorCode::kStoreUnavailable,
                             "this server keeps no record of gradings (--store none)", ""},
                            version, keep_alive),
             problem, std::nullopt};
@@ -117,7 +117,7 @@ std::optional<Error> unless_json_body(const Request& request) {
     for (const char c : value.substr(0, kShownBytes)) message += c >= ' ' && c <= '~' ? c : '?';
     message += value.size() > kShownBytes ? "…\"" : "\"";
   }
-  return Error{error_code::kUnsupportedMediaType, message, ""};
+  return Error{ErrorCode::kUnsupportedMediaType, message, ""};
 }
 
 Router::Router(const ProblemSet& problems)
@@ -152,14 +152,14 @@ Routed Router::route_unguarded(const Request& request) const {
   }
   const Match match = match_path(request_path(request.target()));
   if (match.route == Route::kBadEncoding) {
-    return {error_answer(request, {error_code::kBadRequest,
+    return {error_answer(request, {ErrorCode::kBadRequest,
                                    "the path is not a valid URL path: each '%' must be followed "
                                    "by two hexadecimal digits",
                                    ""}),
             "", std::nullopt};
   }
   if (match.route == Route::kNone) {
-    return {error_answer(request, {error_code::kNotFound,
+    return {error_answer(request, {ErrorCode::kNotFound,
                                    std::string("there is no such path; the service answers ") +
                                        std::string(kRouteList),
                                    ""}),
@@ -168,7 +168,7 @@ Routed Router::route_unguarded(const Request& request) const {
 
   const WebAsset* asset = match.route == Route::kPage ? find_web_asset(match.id) : nullptr;
   if (match.route == Route::kPage && asset == nullptr) {
-    return {error_answer(request, {error_code::kNotFound,
+    return {error_answer(request, {ErrorCode::kNotFound,
                                    "there is no such file of the student page; the page is at / "
                                    "and its files under /static/",
                                    ""}),
@@ -187,7 +187,7 @@ Routed Router::route_unguarded(const Request& request) const {
       !creates) {
     entry = snapshot->find(match.id);
     if (entry == nullptr) {
-      return {error_answer(request, {error_code::kNotFound,
+      return {error_answer(request, {ErrorCode::kNotFound,
                                      "there is no problem with this id; the problems are " +
                                          snapshot->ids_text(),
                                      ""}),

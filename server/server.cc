@@ -24,10 +24,6 @@
 namespace headgrader::server {
 namespace {
 
-// How often a stopping server looks whether its last connection has closed.
-constexpr std::chrono::milliseconds kDrainPollInterval{20};
-constexpr std::chrono::seconds kHealthcheckTimeout{3};
-
 std::string url_host(const net::ip::address& address) {
   if (!address.is_v6()) return address.to_string();
   std::string host(1, '[');
@@ -44,7 +40,7 @@ void drain(const std::shared_ptr<net::steady_timer>& timer,
     ioc.stop();
     return;
   }
-  timer->expires_after(kDrainPollInterval);
+  timer->expires_after(limits::kDrainPollInterval);
   timer->async_wait([timer, listener, deadline, &ioc](beast::error_code) {
     drain(timer, listener, deadline, ioc);
   });
@@ -198,7 +194,7 @@ int healthcheck(const std::string& address, std::uint16_t port, std::ostream& er
                        [&](beast::error_code read_ec, std::size_t) { failure = read_ec; });
     });
   };
-  stream.expires_after(kHealthcheckTimeout);
+  stream.expires_after(limits::kHealthcheckTimeout);
   stream.async_connect(tcp::endpoint(ip, port), [&](beast::error_code connect_ec) {
     if (connect_ec) {
       failure = connect_ec;

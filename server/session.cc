@@ -5,14 +5,12 @@
 #include <cstdint>
 #include <utility>
 
+#include "headgrader/limit_text.h"
 #include "headgrader/limits.h"
 #include "request_framing.h"
 
 namespace headgrader::server {
 namespace {
-
-// Enough for a whole small request in one read; bigger ones continue in the parser.
-constexpr std::size_t kFirstReadBytes = 4096;
 
 bool is_http_parse_error(const beast::error_code& ec) {
   return ec.category() == http::make_error_code(http::error::bad_method).category();
@@ -25,12 +23,13 @@ std::optional<Error> read_error_answer(const beast::error_code& ec,
                                        std::optional<std::uint64_t> declared) {
   if (ec == http::error::body_limit) {
     std::string message = "the body is larger than the limit of " +
-                          std::to_string(limits::kMaxBodyBytes) + " bytes (1 MiB)";
+                          std::to_string(limits::kMaxBodyBytes) + " bytes (" +
+                          bytes_text(limits::kMaxBodyBytes) + ")";
     if (declared) message += "; the request declares " + std::to_string(*declared) + " bytes";
-    return Error{error_code::kBodyTooLarge, std::move(message), ""};
+    return Error{ErrorCode::kBodyTooLarge, std::move(message), ""};
   }
   if (ec == http::error::header_limit) {
-    return Error{error_code::kHeaderTooLarge,
+    return Error{ErrorCode::kHeaderTooLarge,
                  "the request line and headers are larger than the limit of " +
                      std::to_string(limits::kMaxHeaderBytes) + " bytes",
                  ""};
@@ -39,7 +38,7 @@ std::optional<Error> read_error_answer(const beast::error_code& ec,
       !is_http_parse_error(ec)) {
     return std::nullopt;
   }
-  return Error{error_code::kBadRequest, "the request is not valid HTTP/1.1: " + ec.message(), ""};
+  return Error{ErrorCode::kBadRequest, "the request is not valid HTTP/1.1: " + ec.message(), ""};
 }
 
 // The path as the access log shows it. The staff routes' queries name students
@@ -137,7 +136,7 @@ void Session::do_wait() {
   set_deadline(std::chrono::steady_clock::now() +
                (first_request_ ? timeouts_.read : timeouts_.idle));
   with_stream([&](auto& stream) {
-    stream.async_read_some(buffer_.prepare(kFirstReadBytes),
+    stream.async_read_some(buffer_.prepare(limits::kFirstReadBytes),
                            beast::bind_front_handler(&Session::on_wait, shared_from_this()));
   });
 }

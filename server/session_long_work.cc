@@ -28,8 +28,8 @@ void Session::route_here() {
   const std::size_t reserved =
       static_cast<std::size_t>(std::min<std::uint64_t>(
           routed.rest_answer_numbers,
-          std::numeric_limits<std::size_t>::max() / kReservedBytesPerNumber)) *
-      kReservedBytesPerNumber;
+          std::numeric_limits<std::size_t>::max() / limits::kReservedBytesPerNumber)) *
+      limits::kReservedBytesPerNumber;
   connections_->answers().when_room(
       address_, reserved,
       [self = shared_from_this(), rest = std::move(routed.rest), reserved]() mutable {
@@ -73,7 +73,7 @@ void Session::route_long(std::function<Routed(const Request&)> work, std::size_t
   if (reserved > 0) connections_->answers().release(address_, reserved);
   const std::size_t per_address = long_gradings_->max_per_address();
   Response response = error_response(
-      {error_code::kRateLimited,
+      {ErrorCode::kRateLimited,
        "this request takes long (a long grading, a large answer, a regrade or a problem file "
        "to load), and the server already has its maximum of such work queued or running (" +
            std::to_string(long_gradings_->max_total()) + " in all, " + std::to_string(per_address) +

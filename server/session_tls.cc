@@ -51,7 +51,7 @@ void Session::on_hello(beast::error_code ec) {
                 "",
                 "",
                 std::nullopt};
-    const Error error{error_code::kBadRequest,
+    const Error error{ErrorCode::kBadRequest,
                       "this port speaks HTTPS: a connection must begin with a TLS handshake, "
                       "and this one began with plain bytes; use an https:// URL",
                       ""};

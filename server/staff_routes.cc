@@ -16,7 +16,7 @@ namespace headgrader::server {
 namespace {
 
 Error bad_parameter(std::string name, std::string message) {
-  return Error{error_code::kBadRequest, std::move(message), std::move(name)};
+  return Error{ErrorCode::kBadRequest, std::move(message), std::move(name)};
 }
 
 Response error_answer(const Error& error, unsigned version, bool keep_alive) {
@@ -24,7 +24,7 @@ Response error_answer(const Error& error, unsigned version, bool keep_alive) {
 }
 
 Response unavailable(const Error& error, unsigned version, bool keep_alive) {
-  return error_answer({error_code::kStoreUnavailable,
+  return error_answer({ErrorCode::kStoreUnavailable,
                        "the record of gradings cannot be read now; try again (the store said: " +
                            error.message + ")",
                        ""},
@@ -142,7 +142,7 @@ Response list_submissions(store::SubmissionStore& store, std::string_view query,
   for (;;) {
     Result<store::SubmissionPage> page = store.list(q);
     if (!page) {
-      if (page.error().code != error_code::kStoreUnavailable) {
+      if (page.error().code != ErrorCode::kStoreUnavailable) {
         return error_answer(page.error(), version, keep_alive);
       }
       return unavailable(page.error(), version, keep_alive);
@@ -179,7 +179,7 @@ Response get_submission(store::SubmissionStore& store, std::string_view id, unsi
   auto found = store.get(id);
   if (!found) return unavailable(found.error(), version, keep_alive);
   if (!found->has_value()) {
-    return error_answer({error_code::kNotFound, "there is no submission with this id", ""}, version,
+    return error_answer({ErrorCode::kNotFound, "there is no submission with this id", ""}, version,
                         keep_alive);
   }
   const store::SubmissionRecord& r = **found;

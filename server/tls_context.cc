@@ -13,9 +13,7 @@
 namespace headgrader::server {
 namespace {
 
-constexpr const char* kTlsConfig = "tls_config";
-
-Error tls_error(std::string message) { return {kTlsConfig, std::move(message), ""}; }
+Error tls_error(std::string message) { return {ErrorCode::kTlsConfig, std::move(message), ""}; }
 
 // OpenSSL's reason for the last failure (its error queue emptied), or `fallback`.
 std::string openssl_reason(const char* fallback) {

@@ -2,6 +2,7 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <mutex>
 #include <random>
 
 #include "postgres_connection.h"
@@ -35,14 +36,30 @@ Result<std::unique_ptr<SubmissionStore>> open_store(std::string_view url) {
 }
 
 std::string new_submission_id(TimeMs time) {
-  thread_local std::mt19937_64 random([] {
+  // Monotonic within a millisecond: an id made in the same millisecond as the last one
+  // continues from it, so that one server's records of one millisecond sort in the order
+  // they were made ("newest first" means it) and never collide; between servers the random
+  // part keeps them apart, and ids of different times sort by time.
+  static std::mutex mutex;
+  static std::mt19937_64 random([] {
     std::random_device device;
     return (static_cast<std::uint64_t>(device()) << 32) ^ device();
   }());
+  static std::uint64_t last_time = 0, last_random = 0;
+  std::uint64_t ms = static_cast<std::uint64_t>(time) & 0xffffffffffffULL, tail = 0;
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (ms == last_time && last_random != UINT64_MAX) {
+      tail = last_random + 1;
+    } else {
+      tail = random() >> 1;  // room to count up within a millisecond
+    }
+    last_time = ms;
+    last_random = tail;
+  }
   char id[29];
-  std::snprintf(id, sizeof id, "%012llx%016llx",
-                static_cast<unsigned long long>(time) & 0xffffffffffffULL,
-                static_cast<unsigned long long>(random()));
+  std::snprintf(id, sizeof id, "%012llx%016llx", static_cast<unsigned long long>(ms),
+                static_cast<unsigned long long>(tail));
   return id;
 }
 

@@ -4,6 +4,8 @@
 #include <map>
 #include <set>
 
+#include "headgrader/limits.h"
+
 namespace headgrader::store {
 
 ProblemStats compute_stats(std::string problem, const StatsInputs& inputs) {
@@ -34,7 +36,9 @@ ProblemStats compute_stats(std::string problem, const StatsInputs& inputs) {
   std::stable_sort(
       stats.common_failures.begin(), stats.common_failures.end(),
       [](const CommonFailure& a, const CommonFailure& b) { return a.students > b.students; });
-  if (stats.common_failures.size() > kCommonFailures) stats.common_failures.resize(kCommonFailures);
+  if (stats.common_failures.size() > limits::kMaxCommonFailures) {
+    stats.common_failures.resize(limits::kMaxCommonFailures);
+  }
   return stats;
 }
 

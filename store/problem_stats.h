@@ -14,7 +14,6 @@
 namespace headgrader::store {
 
 inline constexpr std::size_t kScoreBins = 10;
-inline constexpr std::size_t kCommonFailures = 10;
 
 struct CommonFailure {
   std::string input;
@@ -32,7 +31,7 @@ struct ProblemStats {
   // one [0.9, 1] closed. Binned from the test counts, so 0.3 lands in bin 3 exactly.
   std::array<std::int64_t, kScoreBins> score_histogram{};
   // The failing inputs shown in students' latest gradings, by how many students' show each
-  // (most first, then by input), at most kCommonFailures.
+  // (most first, then by input), at most limits::kMaxCommonFailures.
   std::vector<CommonFailure> common_failures;
 };
 

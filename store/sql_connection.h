@@ -42,7 +42,7 @@ class SqlConnection {
 
 // The store's error, with the reason.
 inline Error store_error(std::string message) {
-  return Error{error_code::kStoreUnavailable, std::move(message), ""};
+  return Error{ErrorCode::kStoreUnavailable, std::move(message), ""};
 }
 
 }  // namespace headgrader::store

@@ -293,7 +293,7 @@ Result<SubmissionPage> SqlStore::list(const SubmissionQuery& query) {
     TimeMs time = 0;
     std::string id;
     if (!parse_cursor(query.cursor, time, id)) {
-      return Error{"bad_request", "cursor is not one that this server gave as next_cursor",
+      return Error{ErrorCode::kBadRequest, "cursor is not one that this server gave as next_cursor",
                    "cursor"};
     }
     params.push_back(time);

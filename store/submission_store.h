@@ -223,8 +223,10 @@ class SubmissionStore {
 // the reason (field "store").
 Result<std::unique_ptr<SubmissionStore>> open_store(std::string_view url);
 
-// A fresh record id: 12 hex digits of the time in ms, then 16 random hex digits, so that ids
-// sort by time and never collide between servers.
+// A fresh record id: 12 hex digits of the time in ms, then 16 hex digits, random for the
+// first id of a millisecond and counting up from it for the next ones of that millisecond,
+// so that ids sort by time (one server's of one millisecond in the order it made them) and
+// never collide between servers.
 std::string new_submission_id(TimeMs time);
 TimeMs now_ms();
 // "2026-12-01T10:04:05.123Z"

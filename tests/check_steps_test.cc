@@ -176,7 +176,7 @@ TEST(CheckSteps, WithoutRevealNoValueIsShown) {
 TEST(CheckSteps, AStepOfTheWrongShapeSaysWhatItShouldBe) {
   const Error error = refused("consonant-anywhere", R"({"W_q": [[1, 1]], "W_k": [[0, 5]],
     "W_V": [[1, 0], [0, 1]], "input": "abc", "steps": {"K": [[0], [5]]}})");
-  EXPECT_EQ(error.code, "wrong_shape");
+  EXPECT_EQ(error.code, ErrorCode::kWrongShape);
   EXPECT_EQ(error.field, "steps");
   EXPECT_EQ(error.message,
             "steps.K must be 3 × 1 (one row per letter of \"abc\", one column per row of W_k, "
@@ -186,29 +186,29 @@ TEST(CheckSteps, AStepOfTheWrongShapeSaysWhatItShouldBe) {
 TEST(CheckSteps, BadInputFieldsAreNamed) {
   const std::string weights = R"("W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]])";
   Error error = refused("consonant-anywhere", "{" + weights + R"(, "steps": {}})");
-  EXPECT_EQ(error.code, "missing_field");
+  EXPECT_EQ(error.code, ErrorCode::kMissingField);
   EXPECT_EQ(error.field, "input");
   error = refused("consonant-anywhere", "{" + weights + R"(, "input": "aB", "steps": {}})");
-  EXPECT_EQ(error.code, "out_of_range");
+  EXPECT_EQ(error.code, ErrorCode::kOutOfRange);
   EXPECT_EQ(error.message,
             "input must be a string of 1 to 64 letters of the alphabet "
             "\"abcdefghijklmnopqrstuvwxyz\"; letter 2 (\"B\") is not in it");
   error = refused("consonant-anywhere", "{" + weights + R"(, "input": "ab", "steps": {"Z": []}})");
-  EXPECT_EQ(error.code, "unknown_field");
+  EXPECT_EQ(error.code, ErrorCode::kUnknownField);
   EXPECT_EQ(error.field, "steps");
   error = refused("consonant-anywhere", "{" + weights + R"(, "input": "ab", "step": {}})");
-  EXPECT_EQ(error.code, "unknown_field");
+  EXPECT_EQ(error.code, ErrorCode::kUnknownField);
   EXPECT_EQ(error.field, "step");
   // The weights are checked word for word as for grading.
   error = refused("consonant-anywhere",
                   R"({"W_q": [[1, 1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]],
                       "input": "ab", "steps": {}})");
   EXPECT_EQ(error.field, "W_q");
-  EXPECT_EQ(error.code, "wrong_shape");
+  EXPECT_EQ(error.code, ErrorCode::kWrongShape);
   // first-position has W_P with 8 columns: no longer string can be run.
   error = refused("first-position", R"({"W_q": [[1, 1, 0]], "W_k": [[0, 0, 5]],
     "W_V": [[0, 1, 0], [0, 0, 0]], "input": "abcdefghi", "steps": {}})");
-  EXPECT_EQ(error.code, "wrong_shape");
+  EXPECT_EQ(error.code, ErrorCode::kWrongShape);
   EXPECT_EQ(error.field, "input");
 }
 

@@ -139,7 +139,7 @@ TEST(Authenticate, ReadsBearerKeysAndRefusesEverythingElseAlike) {
                                                          key, "Bearer " + std::string(600, 'a')}) {
     const Result<Principal> refused = authenticate(with_authorization(bad), &ring, nullptr);
     ASSERT_FALSE(refused.ok()) << bad;
-    EXPECT_EQ(refused.error().code, error_code::kUnauthorized);
+    EXPECT_EQ(refused.error().code, ErrorCode::kUnauthorized);
     EXPECT_EQ(refused.error().message,
               "this needs a valid key or student token, sent as Authorization: Bearer KEY");
   }
@@ -158,12 +158,12 @@ TEST(Authorize, RolesGrantWhatApiSection7Says) {
   lms.kind = staff.kind = Principal::Kind::kKey;
   staff.role = Role::kStaff;
   EXPECT_FALSE(may_grade(nobody, "p", GradingAccess::kOpen));
-  EXPECT_EQ(may_grade(nobody, "p", GradingAccess::kKey)->code, error_code::kUnauthorized);
+  EXPECT_EQ(may_grade(nobody, "p", GradingAccess::kKey)->code, ErrorCode::kUnauthorized);
   EXPECT_FALSE(may_grade(lms, "p", GradingAccess::kKey));
   EXPECT_FALSE(may_grade(staff, "p", GradingAccess::kKey));
-  EXPECT_EQ(may_use_staff_route(staff, false)->code, error_code::kStaffDisabled);
-  EXPECT_EQ(may_use_staff_route(nobody, true)->code, error_code::kUnauthorized);
-  EXPECT_EQ(may_use_staff_route(lms, true)->code, error_code::kForbidden);
+  EXPECT_EQ(may_use_staff_route(staff, false)->code, ErrorCode::kStaffDisabled);
+  EXPECT_EQ(may_use_staff_route(nobody, true)->code, ErrorCode::kUnauthorized);
+  EXPECT_EQ(may_use_staff_route(lms, true)->code, ErrorCode::kForbidden);
   EXPECT_FALSE(may_use_staff_route(staff, true));
 
   const OneToken tokens;
@@ -172,8 +172,8 @@ TEST(Authorize, RolesGrantWhatApiSection7Says) {
   ASSERT_TRUE(student.ok());
   EXPECT_FALSE(may_grade(*student, "first-position", GradingAccess::kKey));
   EXPECT_EQ(may_grade(*student, "consonant-anywhere", GradingAccess::kKey)->code,
-            error_code::kForbidden);
-  EXPECT_EQ(may_use_staff_route(*student, true)->code, error_code::kForbidden);
+            ErrorCode::kForbidden);
+  EXPECT_EQ(may_use_staff_route(*student, true)->code, ErrorCode::kForbidden);
 }
 
 TEST(Options, Part2FlagsComeFromTheEnvironmentAndTheCommandLineWins) {

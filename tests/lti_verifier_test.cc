@@ -274,13 +274,13 @@ TEST_F(Verifier, AnUnknownDeploymentIsForbidden) {
       verify(with("https://purl.imsglobal.org/spec/lti/claim/deployment_id", "dep-9"));
   ASSERT_FALSE(result.ok());
   EXPECT_EQ(result.error().field, check::kDeployment);
-  EXPECT_EQ(result.error().code, error_code::kForbidden);
+  EXPECT_EQ(result.error().code, ErrorCode::kForbidden);
 }
 
 TEST_F(Verifier, SignatureFailuresAreUnauthorized) {
   Result<VerifiedLaunch> result = verify(sign(genuine_claims(), other_key(), "k1"));
   ASSERT_FALSE(result.ok());
-  EXPECT_EQ(result.error().code, error_code::kUnauthorized);
+  EXPECT_EQ(result.error().code, ErrorCode::kUnauthorized);
 }
 
 TEST_F(Verifier, VersionMessageTypeAndSubjectAreChecked) {

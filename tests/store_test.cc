@@ -281,7 +281,7 @@ TEST_P(StoreTest, CommitAfterCloseIsAnError) {
   store_->close();
   auto outcome = commit_now(*store_, make_record(kT0, "p", "ada"));
   ASSERT_FALSE(outcome);
-  EXPECT_EQ(outcome.error().code, "store_unavailable");
+  EXPECT_EQ(outcome.error().code, ErrorCode::kStoreUnavailable);
 }
 
 TEST_P(StoreTest, ListIsNewestFirstFilteredAndPagedByCursor) {
@@ -577,7 +577,7 @@ TEST(OpenStore, AMissingFolderIsNotCreatedAndTheErrorSaysSo) {
   std::filesystem::remove_all(folder);
   auto opened = open_store("sqlite:" + (folder / "x.db").string());
   ASSERT_FALSE(opened);
-  EXPECT_EQ(opened.error().code, "store_unavailable");
+  EXPECT_EQ(opened.error().code, ErrorCode::kStoreUnavailable);
   EXPECT_NE(opened.error().message.find("does not exist"), std::string::npos)
       << opened.error().message;
   EXPECT_FALSE(std::filesystem::exists(folder));
@@ -609,6 +609,10 @@ TEST(RecordIds, SortByTimeAndDiffer) {
   const std::string a = new_submission_id(1000), b = new_submission_id(1000);
   EXPECT_EQ(a.size(), 28u);
   EXPECT_NE(a, b);
+  // Within one millisecond, in the order they were made: the listing's "newest first".
+  const std::string c = new_submission_id(1000);
+  EXPECT_LT(a, b);
+  EXPECT_LT(b, c);
   EXPECT_LT(new_submission_id(999), new_submission_id(1000).substr(0, 12) + "0");
 }
 

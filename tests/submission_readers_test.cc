@@ -155,7 +155,7 @@ TEST(SubmissionReaders, TheLimitsOnRowsAndColumnsAreTheTrees) {
     EXPECT_FALSE(read_submission_events(p, too_wide).has_value()) << too_wide;
     const Result<Submission> tree = read_submission_tree(p, too_wide);
     ASSERT_FALSE(tree.ok());
-    EXPECT_EQ(tree.error().code, error_code::kOutOfRange) << tree.error().message;
+    EXPECT_EQ(tree.error().code, ErrorCode::kOutOfRange) << tree.error().message;
   }
 }
 

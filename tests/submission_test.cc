@@ -56,7 +56,7 @@ std::string error_of(const Problem& problem, std::string_view body) {
   if (result.ok()) return "accepted";
   const auto& e = result.error();
   const std::string field = e.has_field() && e.field.empty() ? "\"\"" : e.field;
-  return e.code + " | " + field + " | " + e.message;
+  return std::string(code_name(e.code)) + " | " + field + " | " + e.message;
 }
 
 std::string error_of(std::string_view body) { return error_of(consonant_anywhere(), body); }
@@ -281,7 +281,7 @@ TEST(Submission, EmptyKeyIsUnknownAndIsTheFieldAsSent) {
   const auto result = parse_submission(consonant_anywhere(),
                                        R"({"W_q":[[1,1]],"W_k":[[0,5]],"W_V":[[1,0],[0,1]],"":1})");
   ASSERT_FALSE(result.ok());
-  EXPECT_EQ(result.error().code, "unknown_field");
+  EXPECT_EQ(result.error().code, ErrorCode::kUnknownField);
   EXPECT_TRUE(result.error().has_field());
   EXPECT_EQ(result.error().field, "");
   EXPECT_EQ(result.error().message,
@@ -304,7 +304,7 @@ TEST(Submission, KeysInsideATopLevelArrayAreNotTopLevelKeys) {
 }
 
 TEST(Submission, ErrorWithoutAFieldHasANullFieldInItsBody) {
-  const Error error{error_code::kNotFound, "no such path", ""};
+  const Error error{ErrorCode::kNotFound, "no such path", ""};
   EXPECT_FALSE(error.has_field());
   EXPECT_EQ(error_to_json(error)["error"]["field"], Json(nullptr));
 }

@@ -381,7 +381,7 @@ TEST(TlsOptions, OneWithoutTheOtherIsAUsageErrorThatSaysSo) {
   const std::vector<std::string_view> cert_only = {"--tls-cert", "/c.pem"};
   const Result<ServerOptions> parsed = parse_options(cert_only);
   ASSERT_FALSE(parsed.ok());
-  EXPECT_EQ(parsed.error().code, "usage");
+  EXPECT_EQ(parsed.error().code, ErrorCode::kUsage);
   EXPECT_NE(parsed.error().message.find("--tls-cert is given without --tls-key"), std::string::npos)
       << parsed.error().message;
   const EnvLookup key_only = [](const std::string& name) -> std::optional<std::string> {

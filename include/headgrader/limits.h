@@ -1,6 +1,8 @@
 // Every limit of the service in one place: what a submission, a problem file and an HTTP
-// request may be. The contract (API.md) fixes some; the rest are ours, documented in
-// docs/http.md (Limits). Changing one here changes it everywhere, including the error messages.
+// request may be, and what the server, the record and LTI may hold, wait and spend (a flag's
+// default and bounds included). The contract (API.md) fixes some; the rest are ours,
+// documented in docs/http.md (Limits). Changing one here changes it everywhere, including the
+// error messages (headgrader/limit_text.h writes them).
 #pragma once
 
 #include <chrono>
@@ -24,6 +26,9 @@ inline constexpr std::uint64_t kMaxRandomStrings = 10000;
 // and random strings; length 25 over two groups (67 108 862) is refused.
 inline constexpr std::uint64_t kTestedStringBudget = 40'000'000;
 inline constexpr std::size_t kMaxExpectedLength = 4096;  // characters of `expected`
+// Each level of nesting in `expected` costs the parser about ten stack frames; a cap keeps
+// hostile input from overflowing the stack of a server thread. No real expression comes near it.
+inline constexpr std::size_t kMaxExpectedNesting = 100;
 // A problem's count states (grader/count_states.h) are kept when their (state, last group)
 // pairs times the output size stay within this many numbers (8 MiB); beyond, each grade
 // finds the states it needs as it goes.
@@ -33,6 +38,9 @@ inline constexpr std::size_t kMaxProblemFileBytes = 4 * 1024 * 1024;
 // --- Submissions (API.md §5) -----------------------------------------------------------------
 inline constexpr int kDefaultMaxFailures = 3;
 inline constexpr int kMaxMaxFailures = 100;
+// Failures kept for a platform's answer (headgrader gradescope / prairielearn): the first of
+// each kind is shown.
+inline constexpr int kPlatformMaxFailures = 1;
 // JSON nesting accepted in any body or file, checked on the SAX events before the tree grows.
 // A submission needs 3 (object, matrix, row).
 inline constexpr std::size_t kMaxJsonDepth = 32;
@@ -60,8 +68,19 @@ inline constexpr std::size_t kMaxDiagnosedValueRows = 8;
 inline constexpr std::size_t kMaxScoreGapTokens = 1024;
 
 // --- HTTP (API.md §5, §6) --------------------------------------------------------------------
+// The port when --port is not given (API.md §6).
+inline constexpr std::uint16_t kDefaultPort = 8080;
+// --threads at most: more threads than this buys nothing and hints at a typo.
+inline constexpr unsigned kMaxThreads = 256;
+// The hidden millisecond flags of the tests (--read-timeout-ms, docs/hardening.md;
+// --lti-keyset-refetch-ms and --lti-backoff-ms, docs/lti.md) at most: ten minutes, longer
+// than any test waits.
+inline constexpr unsigned kMaxTestFlagMs = 600'000;
 inline constexpr std::size_t kMaxBodyBytes = 1024 * 1024;
 inline constexpr std::size_t kMaxHeaderBytes = 16 * 1024;
+// What a connection's first read asks of the socket: enough for a whole small request in one
+// read; bigger ones continue in the parser.
+inline constexpr std::size_t kFirstReadBytes = 4096;
 inline constexpr std::chrono::seconds kReadTimeout{10};  // whole request, from its first byte
 inline constexpr std::chrono::seconds kIdleTimeout{30};  // keep-alive between requests
 inline constexpr std::chrono::seconds kWriteTimeout{10};
@@ -69,6 +88,13 @@ inline constexpr std::chrono::seconds kShutdownGrace{5};  // in-flight requests 
 // On SIGTERM, a connection accepted but without its first request yet was opened to send one
 // (a balancer sends at once): it has this long to, before it is closed unanswered.
 inline constexpr std::chrono::milliseconds kShutdownFirstRequestWait{250};
+// How often a stopping server looks whether its last connection has closed.
+inline constexpr std::chrono::milliseconds kDrainPollInterval{20};
+// --healthcheck: connecting, sending GET /healthz and reading the answer, all within this.
+inline constexpr std::chrono::seconds kHealthcheckTimeout{3};
+// When accepting fails (out of descriptors or memory), the listener waits this long rather
+// than spin on the same error.
+inline constexpr std::chrono::milliseconds kAcceptRetryDelay{100};
 // After answering with an error and closing our side, how long unread input from the client
 // is drained so that the answer is not lost to a TCP reset, and how much of it at most.
 inline constexpr std::chrono::seconds kLingerTimeout{2};
@@ -84,6 +110,11 @@ inline constexpr std::size_t kMaxConnectionsPerAddress = kMaxConnections / 2;
 // computed (server/answer_budget.h). One failing answer can be 5 MB (max_failures 100 on a
 // problem with max_length 64), so this admits a dozen such at once.
 inline constexpr std::size_t kUnsentAnswerBudget = 64 * 1024 * 1024;
+// An answer built off the io threads (Routed::rest) is counted against the budget while it
+// is built, at this many bytes for each number it may hold (headgrader/grading_cost.h:
+// answer_cost; a number takes about 5.5 bytes of JSON on average, 24 at most), so that an
+// address whose big answers are still being built waits as one whose answers are unread.
+inline constexpr std::size_t kReservedBytesPerNumber = 8;
 // A grading takes long when its estimated cost (headgrader/grading_cost.h: the attention
 // work of a problem graded string by string, for the largest submission the contract
 // allows) is over this, about 10 ms on the development VM (a problem at the budget takes
@@ -107,6 +138,9 @@ inline constexpr std::chrono::seconds kLongGradingRetryAfter{2};
 // much memory (beyond it, requests wait for the log, as with unbuffered writes).
 inline constexpr std::chrono::milliseconds kAccessLogFlushInterval{10};
 inline constexpr std::size_t kAccessLogMaxPendingBytes = 4 * 1024 * 1024;
+// A logged path longer than this is cut (at a character boundary): a line stays a few hundred
+// bytes whatever the client asks for.
+inline constexpr std::size_t kMaxLoggedPathBytes = 256;
 
 // --- The submission record (API.md §8) ------------------------------------------------------
 // Gradings committed in one transaction at most (group commit: the committer takes whatever
@@ -127,6 +161,11 @@ inline constexpr int kDefaultListLimit = 100;
 inline constexpr int kMaxListLimit = 1000;
 // --rate-limit: an lms key may send this many times the per-student limit in a window.
 inline constexpr std::int64_t kKeyRateMultiple = 100;
+// --rate-limit N/PERIOD: N and PERIOD at most these (a year of 366 days).
+inline constexpr std::int64_t kMaxRateLimitCount = 1'000'000;
+inline constexpr std::chrono::seconds kMaxRateLimitPeriod{366 * 86400};
+// GET /v1/problems/{id}/stats: the most common failures listed (API.md §9: top 10).
+inline constexpr std::size_t kMaxCommonFailures = 10;
 
 // --- Keys and roles (API.md §7) ----------------------------------------------------------------
 inline constexpr std::size_t kKeyBytes = 32;  // random bytes of a key: 43 base64url characters
@@ -155,9 +194,18 @@ inline constexpr std::size_t kLtiMaxTokenBytes = 64 * 1024;
 inline constexpr std::size_t kLtiMaxFetchBytes = 1024 * 1024;
 // JSON nesting accepted in a JWT's header and payload (checked before parsing).
 inline constexpr std::size_t kLtiMaxJsonDepth = 16;
-// RSA moduli accepted from a platform's JWKS.
+// JSON nesting accepted in the --lti file, a platform's JWKS and a token endpoint's answer
+// (each needs at most 4 levels).
+inline constexpr std::size_t kLtiMaxConfigDepth = 8;
+inline constexpr std::size_t kLtiMaxKeysetDepth = 8;
+inline constexpr std::size_t kLtiMaxTokenAnswerDepth = 8;
+// RSA moduli accepted from a platform's JWKS (and, at least, of our own private_key).
 inline constexpr int kLtiMinRsaBits = 2048;
 inline constexpr int kLtiMaxRsaBits = 8192;
+// The tool's own key, as `headgrader lti keygen` makes it.
+inline constexpr int kLtiGeneratedRsaBits = 2048;
+// Our JWKS (GET /lti/jwks) may be cached this long (Cache-Control: max-age).
+inline constexpr std::chrono::seconds kLtiJwksMaxAge{300};
 // A platform's keyset is fetched again after this long, and on an unknown kid at most once
 // per this interval (key rotation without letting forged kids make us hammer the platform).
 inline constexpr std::chrono::seconds kLtiKeysetTtl{3600};
@@ -168,10 +216,21 @@ inline constexpr std::chrono::seconds kLtiFetchTimeout{10};
 inline constexpr std::chrono::seconds kLtiAssertionLifetime{60};
 // An access token is renewed this long before the platform says it expires.
 inline constexpr std::chrono::seconds kLtiTokenRenewMargin{60};
+// A token whose answer gives no expires_in is kept this long (RFC 6749 leaves it open); a
+// longer expires_in than the cap counts as the cap.
+inline constexpr std::chrono::seconds kLtiDefaultTokenLifetime{300};
+inline constexpr std::chrono::seconds kLtiMaxTokenLifetime{86400};
+// The in-process MemoryOnceSet (lti/once_set.h) drops its expired records every this many
+// inserts, so memory stays bounded by the values of one lifetime.
+inline constexpr std::size_t kLtiOnceSweepInserts = 1024;
 // Score passback back-off: the first retry after this, doubling up to the cap; retried until
 // the platform takes the score or refuses it with a 4xx other than 401/429.
 inline constexpr std::chrono::milliseconds kPassbackFirstBackoff{1000};
 inline constexpr std::chrono::milliseconds kPassbackMaxBackoff{15 * 60 * 1000};
+// Scores claimed per round, and how long a claim keeps them from other workers: longer than
+// the token request and the score post of each can take.
+inline constexpr std::size_t kPassbackClaimBatch = 16;
+inline constexpr std::chrono::seconds kPassbackLease{5 * 60};
 // GET /v1/passback lists at most this many items, newest first.
 inline constexpr std::size_t kMaxPassbackListed = 1000;
 

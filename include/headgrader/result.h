@@ -9,45 +9,13 @@
 #include <utility>
 #include <variant>
 
+#include "headgrader/error_code.h"
+
 namespace headgrader {
 
-// Codes of the contract's error body (API.md §5). The HTTP layer maps them to statuses in
-// one table (server/error_response.cc); the engine only ever produces the first group.
-namespace error_code {
-inline constexpr const char* kInvalidJson = "invalid_json";   // not JSON, or bad UTF-8
-inline constexpr const char* kTooDeep = "too_deep";           // nesting over the cap
-inline constexpr const char* kNotAnObject = "not_an_object";  // body is not {…}
-inline constexpr const char* kMissingField = "missing_field";
-inline constexpr const char* kUnknownField = "unknown_field";
-inline constexpr const char* kDuplicateField = "duplicate_field";
-inline constexpr const char* kWrongType = "wrong_type";     // e.g. a string for a matrix
-inline constexpr const char* kWrongShape = "wrong_shape";   // rows/columns do not fit
-inline constexpr const char* kOutOfRange = "out_of_range";  // non-finite, too big, too many
-// HTTP-only codes.
-inline constexpr const char* kNotFound = "not_found";
-inline constexpr const char* kMethodNotAllowed = "method_not_allowed";
-inline constexpr const char* kBodyTooLarge = "body_too_large";
-inline constexpr const char* kUnsupportedMediaType = "unsupported_media_type";
-inline constexpr const char* kHeaderTooLarge = "header_too_large";
-inline constexpr const char* kBadRequest = "bad_request";  // unparsable HTTP
-inline constexpr const char* kTooManyConnections = "too_many_connections";
-inline constexpr const char* kShuttingDown = "shutting_down";
-// Part 2 (API.md §7–§11).
-inline constexpr const char* kUnauthorized = "unauthorized";           // 401, no or unknown key
-inline constexpr const char* kForbidden = "forbidden";                 // 403, role may not
-inline constexpr const char* kStaffDisabled = "staff_disabled";        // 403, no --keys
-inline constexpr const char* kStoreUnavailable = "store_unavailable";  // 503
-inline constexpr const char* kIdempotencyConflict = "idempotency_conflict";  // 409
-inline constexpr const char* kRateLimited = "rate_limited";        // 429, with Retry-After
-inline constexpr const char* kInvalidProblem = "invalid_problem";  // 422, PUT of a bad file
-// The problems folder cannot be written (a read-only mount) or --problems is one file (409).
-inline constexpr const char* kProblemsReadOnly = "problems_read_only";
-// Ours, not the client's: an answer we failed to compute (500).
-inline constexpr const char* kInternalError = "internal_error";
-}  // namespace error_code
-
 struct Error {
-  std::string code;     // one of error_code::*
+  // What kind of error (headgrader/error_code.h); an Error{} nobody filled in is ours.
+  ErrorCode code = ErrorCode::kInternalError;
   std::string message;  // what was expected and what came, in plain words
   std::string field;    // top-level key as sent (e.g. "W_Q"); empty: see has_field()
   // Set when the key at fault is the empty string itself: a client may send {"": 1}. Kept
@@ -59,9 +27,9 @@ struct Error {
 };
 
 // An error blaming the top-level key `key` exactly as sent, including the empty key "".
-inline Error key_error(std::string code, std::string message, std::string key) {
+inline Error key_error(ErrorCode code, std::string message, std::string key) {
   const bool empty = key.empty();
-  return Error{std::move(code), std::move(message), std::move(key), empty};
+  return Error{code, std::move(message), std::move(key), empty};
 }
 
 template <typename T>
