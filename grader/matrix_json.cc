@@ -65,14 +65,14 @@ Result<Matrix> parse_matrix(const Json& value, const std::string& name, std::siz
     }
     if (fault == MatrixFault::kTooManyColumns) {
       return fail(ErrorCode::kOutOfRange, where() + " has " + std::to_string(row.size()) +
-                                               " numbers; at most " + std::to_string(max_columns) +
-                                               " columns are allowed");
+                                              " numbers; at most " + std::to_string(max_columns) +
+                                              " columns are allowed");
     }
     if (fault == MatrixFault::kRaggedRow) {
       return fail(ErrorCode::kWrongShape, where() + " has " +
-                                               count_of(row.size(), "number", "numbers") +
-                                               " but row 1 has " + std::to_string(columns) +
-                                               "; all rows must be the same length");
+                                              count_of(row.size(), "number", "numbers") +
+                                              " but row 1 has " + std::to_string(columns) +
+                                              "; all rows must be the same length");
     }
     for (std::size_t c = 0; c < columns; ++c) {
       const auto& entry = row[c];

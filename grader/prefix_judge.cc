@@ -189,7 +189,7 @@ class PrefixJudge::Impl {
   std::vector<double> row_;  // out_ then want_: the head's row and `expected`'s, n_v each
   double* const out_ = row_.data();
   double* const want_ = out_ + p_.n_v;
-  TokenString canonical_;                   // scratch for expected_at_state
+  TokenString canonical_;                  // scratch for expected_at_state
   std::vector<int> class_counts_, spell_;  // scratch for expected_at_state
 };
 
