@@ -1,5 +1,6 @@
-// The access log's writer: lines written in batches by its own thread, each whole, in the
-// order they were given, soon after they were given, and all of them by the time it is gone.
+// The access log: each line one JSON object with the agreed fields, and its writer, lines
+// written in batches by its own thread, each whole, in the order they were given, soon
+// after they were given, and all of them by the time it is gone.
 #include "access_log.h"
 
 #include <gtest/gtest.h>
@@ -15,6 +16,9 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "headgrader/limits.h"
+#include "headgrader/report.h"
 
 namespace headgrader::server {
 namespace {
@@ -141,6 +145,59 @@ TEST(AccessLogBatches, ManyThreadsLinesArriveWholeEachThreadsInItsOrder) {
     ASSERT_EQ(i, next[static_cast<std::size_t>(t)]) << "thread " << t << "'s lines out of order";
     ++next[static_cast<std::size_t>(t)];
   }
+}
+
+// --- The line ---------------------------------------------------------------------------------
+
+TEST(AccessLog, IsOneJsonLineWithTheAgreedFields) {
+  AccessLogEntry entry;
+  entry.time = std::chrono::system_clock::time_point(std::chrono::milliseconds(1714564800123));
+  entry.method = "POST";
+  entry.path = "/v1/problems/consonant-anywhere/grade";
+  entry.status = 200;
+  entry.latency_ms = 0.4567;
+  entry.problem = "consonant-anywhere";
+  entry.passed = true;
+  EXPECT_EQ(format_access_log(entry),
+            R"({"time":"2024-05-01T12:00:00.123Z","method":"POST",)"
+            R"("path":"/v1/problems/consonant-anywhere/grade","status":200,"latency_ms":0.457,)"
+            R"("problem":"consonant-anywhere","passed":true})");
+}
+
+TEST(AccessLog, UnknownPartsAreNullAndBadBytesAreReplaced) {
+  AccessLogEntry entry;
+  entry.time = std::chrono::system_clock::time_point(std::chrono::milliseconds(5));
+  entry.path = "/\xff";
+  entry.status = 400;
+  const Json line = Json::parse(format_access_log(entry));
+  EXPECT_EQ(line["time"], "1970-01-01T00:00:00.005Z");
+  EXPECT_TRUE(line["method"].is_null());
+  EXPECT_EQ(line["path"], "/\xEF\xBF\xBD");
+  EXPECT_TRUE(line["problem"].is_null());
+  EXPECT_TRUE(line["passed"].is_null());
+}
+
+TEST(AccessLog, TimesAreUtcCalendarDatesWithMilliseconds) {
+  using namespace std::chrono;
+  const auto at = [](sys_days day, milliseconds since_midnight) {
+    AccessLogEntry entry;
+    entry.time = system_clock::time_point(day + since_midnight);
+    return Json::parse(format_access_log(entry))["time"].get<std::string>();
+  };
+  EXPECT_EQ(at(2024y / February / 29, 86'399'999ms), "2024-02-29T23:59:59.999Z");
+  EXPECT_EQ(at(2000y / March / 1, 0ms), "2000-03-01T00:00:00.000Z");
+  EXPECT_EQ(at(2026y / December / 31, hours(13) + minutes(7) + seconds(5) + 40ms),
+            "2026-12-31T13:07:05.040Z");
+  EXPECT_EQ(at(1999y / January / 9, 3'600'000ms), "1999-01-09T01:00:00.000Z");
+}
+
+TEST(AccessLog, APathCutInsideACharacterEndsInAReplacement) {
+  // "é" is two bytes; the cut at kMaxLoggedPathBytes leaves only its first.
+  const std::string path = std::string(limits::kMaxLoggedPathBytes - 1, 'a') + "é";
+  AccessLogEntry entry;
+  entry.path = path;
+  const Json line = Json::parse(format_access_log(entry));
+  EXPECT_EQ(line["path"], std::string(limits::kMaxLoggedPathBytes - 1, 'a') + "\xEF\xBF\xBD");
 }
 
 }  // namespace

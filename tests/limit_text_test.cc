@@ -9,6 +9,7 @@
 
 #include "headgrader/limits.h"
 #include "headgrader/problem.h"
+#include "headgrader/report.h"
 #include "test_support.h"
 
 namespace headgrader {

@@ -1,20 +1,18 @@
 // The HTTP layer without sockets: every route and every error status of API.md §5 through
-// the pure Router, the one status table, the error body, the access-log line and the flags.
+// the pure Router. The status table and error body are error_response_test.cc's, the
+// access-log line access_log_test.cc's, the flags options_test.cc's.
 #include "router.h"
 
 #include <gtest/gtest.h>
 
-#include <set>
 #include <string>
 #include <variant>
 
-#include "access_log.h"
 #include "error_response.h"
 #include "headgrader/diagnosis.h"
 #include "headgrader/grade.h"
 #include "headgrader/report.h"
 #include "headgrader/submission.h"
-#include "options.h"
 #include "test_support.h"
 
 namespace headgrader::server {
@@ -351,208 +349,6 @@ TEST(Router, DeepNestingIs400TooDeep) {
       router().route(make_request(http::verb::post, "/v1/problems/consonant-anywhere/grade",
                                   R"({"W_q": )" + deep + "}")),
       http::status::bad_request, "too_deep", "W_q");
-}
-
-// Every error code, written from API.md (§5, §7–§11) and docs/http.md's table of codes, not
-// from headgrader/error_code.h: its name in the error body and its status. In the enum's
-// order, so that a code added there and not here fails the test.
-struct ErrorCodeCase {
-  ErrorCode code;
-  const char* name;
-  http::status status;
-};
-constexpr ErrorCodeCase kEveryErrorCode[] = {
-    {ErrorCode::kInvalidJson, "invalid_json", http::status::bad_request},
-    {ErrorCode::kTooDeep, "too_deep", http::status::bad_request},
-    {ErrorCode::kNotAnObject, "not_an_object", http::status::bad_request},
-    {ErrorCode::kMissingField, "missing_field", http::status::bad_request},
-    {ErrorCode::kUnknownField, "unknown_field", http::status::bad_request},
-    {ErrorCode::kDuplicateField, "duplicate_field", http::status::bad_request},
-    {ErrorCode::kWrongType, "wrong_type", http::status::bad_request},
-    {ErrorCode::kWrongShape, "wrong_shape", http::status::bad_request},
-    {ErrorCode::kOutOfRange, "out_of_range", http::status::bad_request},
-    {ErrorCode::kNotFound, "not_found", http::status::not_found},
-    {ErrorCode::kMethodNotAllowed, "method_not_allowed", http::status::method_not_allowed},
-    {ErrorCode::kBodyTooLarge, "body_too_large", http::status::payload_too_large},
-    {ErrorCode::kUnsupportedMediaType, "unsupported_media_type",
-     http::status::unsupported_media_type},
-    {ErrorCode::kHeaderTooLarge, "header_too_large", http::status::request_header_fields_too_large},
-    {ErrorCode::kBadRequest, "bad_request", http::status::bad_request},
-    {ErrorCode::kTooManyConnections, "too_many_connections", http::status::service_unavailable},
-    {ErrorCode::kUnauthorized, "unauthorized", http::status::unauthorized},
-    {ErrorCode::kForbidden, "forbidden", http::status::forbidden},
-    {ErrorCode::kStaffDisabled, "staff_disabled", http::status::forbidden},
-    {ErrorCode::kStoreUnavailable, "store_unavailable", http::status::service_unavailable},
-    {ErrorCode::kIdempotencyConflict, "idempotency_conflict", http::status::conflict},
-    {ErrorCode::kRateLimited, "rate_limited", http::status::too_many_requests},
-    {ErrorCode::kInvalidProblem, "invalid_problem", http::status::unprocessable_entity},
-    {ErrorCode::kProblemsReadOnly, "problems_read_only", http::status::conflict},
-    {ErrorCode::kInternalError, "internal_error", http::status::internal_server_error},
-    // Never meant for a client (startup, the command line, our calls to a platform): 500, as
-    // any code the table did not know was before it was a switch.
-    {ErrorCode::kUsage, "usage", http::status::internal_server_error},
-    {ErrorCode::kKeysFile, "keys_file", http::status::internal_server_error},
-    {ErrorCode::kListenFailed, "listen_failed", http::status::internal_server_error},
-    {ErrorCode::kTlsConfig, "tls_config", http::status::internal_server_error},
-    {ErrorCode::kInvalidLtiConfig, "invalid_lti_config", http::status::internal_server_error},
-    {ErrorCode::kInvalidKey, "invalid_key", http::status::internal_server_error},
-    {ErrorCode::kFetchFailed, "fetch_failed", http::status::internal_server_error},
-    {ErrorCode::kTokenRefused, "token_refused", http::status::internal_server_error},
-};
-
-TEST(ErrorResponse, EveryCodeHasItsOwnNameAndItsStatusInTheAnswer) {
-  std::set<std::string> names;
-  for (std::size_t i = 0; i < std::size(kEveryErrorCode); ++i) {
-    const ErrorCodeCase& c = kEveryErrorCode[i];
-    SCOPED_TRACE(c.name);
-    // Listed once each, in the enum's order: the list covers every enumerator up to its last.
-    EXPECT_EQ(static_cast<std::size_t>(c.code), i);
-    EXPECT_TRUE(names.insert(c.name).second) << "a second code named " << c.name;
-    EXPECT_EQ(code_name(c.code), c.name);
-    EXPECT_EQ(status_for(c.code), c.status);
-    const Response response = error_response({c.code, "the message", ""}, 11, true);
-    EXPECT_EQ(response.result(), c.status);
-    EXPECT_EQ(response.body(), std::string(R"({"error":{"code":")") + c.name +
-                                   R"(","message":"the message","field":null}})");
-    EXPECT_EQ(response.count(http::field::www_authenticate) == 1,
-              c.code == ErrorCode::kUnauthorized);
-  }
-  // Nothing past the last: a value after it is no code, so its name is the fallback's.
-  EXPECT_EQ(code_name(static_cast<ErrorCode>(std::size(kEveryErrorCode))), "internal_error");
-  EXPECT_EQ(status_for(static_cast<ErrorCode>(std::size(kEveryErrorCode))),
-            http::status::internal_server_error);
-}
-
-TEST(ErrorResponse, BodyHasCodeMessageAndFieldOrNull) {
-  EXPECT_EQ(
-      error_body({ErrorCode::kWrongShape, "W_q must have 2 columns", "W_q"}),
-      R"({"error":{"code":"wrong_shape","message":"W_q must have 2 columns","field":"W_q"}})");
-  EXPECT_EQ(error_body({ErrorCode::kNotFound, "no such path", ""}),
-            R"({"error":{"code":"not_found","message":"no such path","field":null}})");
-}
-
-TEST(ContentType, IsJsonOnlyForApplicationJson) {
-  EXPECT_TRUE(is_json_content_type("application/json"));
-  EXPECT_TRUE(is_json_content_type("application/json; charset=utf-8"));
-  EXPECT_TRUE(is_json_content_type("APPLICATION/Json;charset=UTF-8"));
-  EXPECT_TRUE(is_json_content_type(" application/json "));
-  EXPECT_FALSE(is_json_content_type(""));
-  EXPECT_FALSE(is_json_content_type("application/jso"));
-  EXPECT_FALSE(is_json_content_type("application/json-seq"));
-  EXPECT_FALSE(is_json_content_type("text/json"));
-  EXPECT_FALSE(is_json_content_type("application/problem+json"));
-}
-
-// --- Access log -------------------------------------------------------------------------------
-
-TEST(AccessLog, IsOneJsonLineWithTheAgreedFields) {
-  AccessLogEntry entry;
-  entry.time = std::chrono::system_clock::time_point(std::chrono::milliseconds(1714564800123));
-  entry.method = "POST";
-  entry.path = "/v1/problems/consonant-anywhere/grade";
-  entry.status = 200;
-  entry.latency_ms = 0.4567;
-  entry.problem = "consonant-anywhere";
-  entry.passed = true;
-  EXPECT_EQ(format_access_log(entry),
-            R"({"time":"2024-05-01T12:00:00.123Z","method":"POST",)"
-            R"("path":"/v1/problems/consonant-anywhere/grade","status":200,"latency_ms":0.457,)"
-            R"("problem":"consonant-anywhere","passed":true})");
-}
-
-TEST(AccessLog, UnknownPartsAreNullAndBadBytesAreReplaced) {
-  AccessLogEntry entry;
-  entry.time = std::chrono::system_clock::time_point(std::chrono::milliseconds(5));
-  entry.path = "/\xff";
-  entry.status = 400;
-  const Json line = Json::parse(format_access_log(entry));
-  EXPECT_EQ(line["time"], "1970-01-01T00:00:00.005Z");
-  EXPECT_TRUE(line["method"].is_null());
-  EXPECT_EQ(line["path"], "/\xEF\xBF\xBD");
-  EXPECT_TRUE(line["problem"].is_null());
-  EXPECT_TRUE(line["passed"].is_null());
-}
-
-TEST(AccessLog, TimesAreUtcCalendarDatesWithMilliseconds) {
-  using namespace std::chrono;
-  const auto at = [](sys_days day, milliseconds since_midnight) {
-    AccessLogEntry entry;
-    entry.time = system_clock::time_point(day + since_midnight);
-    return Json::parse(format_access_log(entry))["time"].get<std::string>();
-  };
-  EXPECT_EQ(at(2024y / February / 29, 86'399'999ms), "2024-02-29T23:59:59.999Z");
-  EXPECT_EQ(at(2000y / March / 1, 0ms), "2000-03-01T00:00:00.000Z");
-  EXPECT_EQ(at(2026y / December / 31, hours(13) + minutes(7) + seconds(5) + 40ms),
-            "2026-12-31T13:07:05.040Z");
-  EXPECT_EQ(at(1999y / January / 9, 3'600'000ms), "1999-01-09T01:00:00.000Z");
-}
-
-TEST(AccessLog, APathCutInsideACharacterEndsInAReplacement) {
-  // "é" is two bytes; the cut at kMaxLoggedPathBytes leaves only its first.
-  const std::string path = std::string(limits::kMaxLoggedPathBytes - 1, 'a') + "é";
-  AccessLogEntry entry;
-  entry.path = path;
-  const Json line = Json::parse(format_access_log(entry));
-  EXPECT_EQ(line["path"], std::string(limits::kMaxLoggedPathBytes - 1, 'a') + "\xEF\xBF\xBD");
-}
-
-// --- Flags ------------------------------------------------------------------------------------
-
-Result<ServerOptions> parse(std::initializer_list<std::string_view> args) {
-  return parse_options(std::span<const std::string_view>(args.begin(), args.size()));
-}
-
-TEST(ServerOptions, DefaultsFollowTheContract) {
-  const Result<ServerOptions> options = parse({});
-  ASSERT_TRUE(options.ok());
-  EXPECT_EQ(options->address, "0.0.0.0");
-  EXPECT_EQ(options->port, 8080);
-  EXPECT_TRUE(options->problems.empty());
-  EXPECT_EQ(options->threads, 0u);
-  EXPECT_GE(thread_count(0), 1u);
-  EXPECT_EQ(thread_count(3), 3u);
-}
-
-TEST(ServerOptions, ReadsEveryFlagInBothSpellings) {
-  const Result<ServerOptions> options =
-      parse({"--problems", "p", "--address=127.0.0.1", "--port", "0", "--threads=2"});
-  ASSERT_TRUE(options.ok()) << options.error().message;
-  EXPECT_EQ(options->problems, "p");
-  EXPECT_EQ(options->address, "127.0.0.1");
-  EXPECT_EQ(options->port, 0);
-  EXPECT_EQ(options->threads, 2u);
-  EXPECT_TRUE(parse({"--help"})->help);
-  EXPECT_TRUE(parse({"--healthcheck", "--port", "9"})->healthcheck);
-  EXPECT_TRUE(parse({"healthcheck"})->healthcheck);
-}
-
-TEST(ServerOptions, RefusesBadValuesNamingTheFlag) {
-  EXPECT_EQ(parse({"--port", "65536"}).error().message,
-            "--port must be a number from 0 to 65535; it is \"65536\"");
-  EXPECT_EQ(parse({"--port", "-1"}).error().message,
-            "--port must be a number from 0 to 65535; it is \"-1\"");
-  EXPECT_EQ(parse({"--threads", "0"}).error().message,
-            "--threads must be a number from 1 to 256; it is \"0\"");
-  EXPECT_EQ(parse({"--port"}).error().message, "--port needs a value");
-  for (const std::string_view address : {"localhost", "999.1.1.1", "1.2.3", "::g"}) {
-    const Result<ServerOptions> refused = parse({"--address", address});
-    ASSERT_FALSE(refused.ok()) << address;
-    EXPECT_EQ(refused.error().message,
-              "--address must be an IP address such as 0.0.0.0 (every interface), 127.0.0.1 "
-              "(this machine only) or ::; it is \"" +
-                  std::string(address) + "\"");
-  }
-  EXPECT_TRUE(parse({"--address", "::1"}).ok());
-  EXPECT_TRUE(parse({"--address=0.0.0.0"}).ok());
-  EXPECT_EQ(parse({"--prot", "1"}).error().message, "unknown argument \"--prot\"; see --help");
-}
-
-TEST(ServerOptions, TheHiddenShutdownGraceFlagGoesFromZeroToTheContractsFiveSeconds) {
-  EXPECT_EQ(parse({})->shutdown_grace, std::chrono::seconds(5));
-  EXPECT_EQ(parse({"--shutdown-grace-ms", "0"})->shutdown_grace, std::chrono::milliseconds(0));
-  EXPECT_EQ(parse({"--shutdown-grace-ms=100"})->shutdown_grace, std::chrono::milliseconds(100));
-  EXPECT_EQ(parse({"--shutdown-grace-ms", "5001"}).error().message,
-            "--shutdown-grace-ms must be a number from 0 to 5000; it is \"5001\"");
 }
 
 }  // namespace

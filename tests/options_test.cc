@@ -1,0 +1,77 @@
+// The server's flags (API.md §6 and the Part 2 flags): defaults, both spellings, and a
+// message naming the flag for every bad value (server/options.cc).
+#include "options.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <initializer_list>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace headgrader::server {
+namespace {
+
+Result<ServerOptions> parse_flags(std::initializer_list<std::string_view> args) {
+  return parse_options(std::span<const std::string_view>(args.begin(), args.size()));
+}
+
+TEST(ServerOptions, DefaultsFollowTheContract) {
+  const Result<ServerOptions> options = parse_flags({});
+  ASSERT_TRUE(options.ok());
+  EXPECT_EQ(options->address, "0.0.0.0");
+  EXPECT_EQ(options->port, 8080);
+  EXPECT_TRUE(options->problems.empty());
+  EXPECT_EQ(options->threads, 0u);
+  EXPECT_GE(thread_count(0), 1u);
+  EXPECT_EQ(thread_count(3), 3u);
+}
+
+TEST(ServerOptions, ReadsEveryFlagInBothSpellings) {
+  const Result<ServerOptions> options =
+      parse_flags({"--problems", "p", "--address=127.0.0.1", "--port", "0", "--threads=2"});
+  ASSERT_TRUE(options.ok()) << options.error().message;
+  EXPECT_EQ(options->problems, "p");
+  EXPECT_EQ(options->address, "127.0.0.1");
+  EXPECT_EQ(options->port, 0);
+  EXPECT_EQ(options->threads, 2u);
+  EXPECT_TRUE(parse_flags({"--help"})->help);
+  EXPECT_TRUE(parse_flags({"--healthcheck", "--port", "9"})->healthcheck);
+  EXPECT_TRUE(parse_flags({"healthcheck"})->healthcheck);
+}
+
+TEST(ServerOptions, RefusesBadValuesNamingTheFlag) {
+  EXPECT_EQ(parse_flags({"--port", "65536"}).error().message,
+            "--port must be a number from 0 to 65535; it is \"65536\"");
+  EXPECT_EQ(parse_flags({"--port", "-1"}).error().message,
+            "--port must be a number from 0 to 65535; it is \"-1\"");
+  EXPECT_EQ(parse_flags({"--threads", "0"}).error().message,
+            "--threads must be a number from 1 to 256; it is \"0\"");
+  EXPECT_EQ(parse_flags({"--port"}).error().message, "--port needs a value");
+  for (const std::string_view address : {"localhost", "999.1.1.1", "1.2.3", "::g"}) {
+    const Result<ServerOptions> refused = parse_flags({"--address", address});
+    ASSERT_FALSE(refused.ok()) << address;
+    EXPECT_EQ(refused.error().message,
+              "--address must be an IP address such as 0.0.0.0 (every interface), 127.0.0.1 "
+              "(this machine only) or ::; it is \"" +
+                  std::string(address) + "\"");
+  }
+  EXPECT_TRUE(parse_flags({"--address", "::1"}).ok());
+  EXPECT_TRUE(parse_flags({"--address=0.0.0.0"}).ok());
+  EXPECT_EQ(parse_flags({"--prot", "1"}).error().message,
+            "unknown argument \"--prot\"; see --help");
+}
+
+TEST(ServerOptions, TheHiddenShutdownGraceFlagGoesFromZeroToTheContractsFiveSeconds) {
+  EXPECT_EQ(parse_flags({})->shutdown_grace, std::chrono::seconds(5));
+  EXPECT_EQ(parse_flags({"--shutdown-grace-ms", "0"})->shutdown_grace,
+            std::chrono::milliseconds(0));
+  EXPECT_EQ(parse_flags({"--shutdown-grace-ms=100"})->shutdown_grace,
+            std::chrono::milliseconds(100));
+  EXPECT_EQ(parse_flags({"--shutdown-grace-ms", "5001"}).error().message,
+            "--shutdown-grace-ms must be a number from 0 to 5000; it is \"5001\"");
+}
+
+}  // namespace
+}  // namespace headgrader::server
