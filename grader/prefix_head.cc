@@ -4,19 +4,10 @@
 #include <limits>
 
 #include "head_math.h"
+#include "headgrader/limits.h"
 #include "portable_exp.h"
 
 namespace headgrader {
-namespace {
-
-// The tables cost keys² numbers at most (scores and a few exponential rows per query): up to
-// 256 keys (e.g. 4 groups at 64 positions, 2 groups at 128) that is half a megabyte.
-constexpr std::size_t kMaxTableKeys = 256;
-// Rows of exponentials kept, at most: a query's row maximum is nearly always one of a few
-// keys, so 4 per query is plenty; past that they are computed each time (the same bits).
-constexpr std::size_t kExpRowsPerQuery = 4;
-
-}  // namespace
 
 PrefixHead::PrefixHead(const HeadSpec& spec, const HeadWeights& w, int max_depth,
                        std::span<const int> group_of, std::size_t groups)
@@ -29,7 +20,7 @@ PrefixHead::PrefixHead(const HeadSpec& spec, const HeadWeights& w, int max_depth
       scores_(max_depth),
       attention_(max_depth) {
   const std::size_t keys = groups * static_cast<std::size_t>(max_depth);
-  if (groups == 0 || keys > kMaxTableKeys) return;
+  if (groups == 0 || keys > limits::kMaxPrefixTableKeys) return;
   group_of_ = group_of;
   groups_ = groups;
   keys_ = keys;
@@ -91,7 +82,7 @@ const double* PrefixHead::exponentials_of(std::size_t query, std::size_t top, in
   int& row = exp_row_[query * keys_ + top];
   if (row >= 0) return &exps_[static_cast<std::size_t>(row) * keys_];
   double* e = scratch_exps_.data();
-  if (exps_.size() < kExpRowsPerQuery * keys_ * keys_) {
+  if (exps_.size() < limits::kPrefixExpRowsPerQuery * keys_ * keys_) {
     row = static_cast<int>(exps_.size() / keys_);
     exps_.resize(exps_.size() + keys_, 0.0);
     e = &exps_[static_cast<std::size_t>(row) * keys_];

@@ -33,6 +33,14 @@ inline constexpr std::size_t kMaxExpectedNesting = 100;
 // pairs times the output size stay within this many numbers (8 MiB); beyond, each grade
 // finds the states it needs as it goes.
 inline constexpr std::size_t kMaxCountStateNumbers = std::size_t{1} << 20;
+// A prefix whose positions do not compress (grader/token_kinds.h) reads its q, k, v, scores
+// and softmax exponentials from tables of (group, position) keys (grader/prefix_head.h)
+// when there are at most this many keys (e.g. 4 groups at 64 positions): their scores are
+// keys² numbers, half a megabyte, and each query keeps at most kPrefixExpRowsPerQuery rows
+// of exponentials (a row's maximum is nearly always one of a few keys; past that they are
+// computed each time, the same bits).
+inline constexpr std::size_t kMaxPrefixTableKeys = 256;
+inline constexpr std::size_t kPrefixExpRowsPerQuery = 4;
 inline constexpr std::size_t kMaxProblemFileBytes = 4 * 1024 * 1024;
 
 // --- Submissions (API.md §5) -----------------------------------------------------------------
