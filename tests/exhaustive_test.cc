@@ -22,18 +22,9 @@ namespace headgrader {
 namespace {
 
 using testing::bundled;
+using testing::expect_same_report;
 using testing::RandomHeads;
 using testing::rows;
-
-// With each max_failures that changes which failures are kept (all by default).
-void expect_same_report(const Problem& p, const HeadWeights& w, const std::string& what,
-                        std::vector<int> max_failures_tried = {0, 1, 3, 100}) {
-  for (const int max_failures : max_failures_tried) {
-    const auto fast = report_json(p, grade(p, w, max_failures));
-    const auto plain = report_json(p, grade_each_string(p, w, max_failures));
-    EXPECT_EQ(fast, plain) << what << ", max_failures " << max_failures;
-  }
-}
 
 // The exhaustive strings, shortest first and in alphabet order, that fail under the
 // independent head (whole-matrix products, std::exp): none of the engine's paths.

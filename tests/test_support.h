@@ -16,8 +16,10 @@
 #include <vector>
 
 #include "headgrader/attention.h"
+#include "headgrader/grade.h"
 #include "headgrader/limits.h"
 #include "headgrader/problem.h"
+#include "headgrader/report.h"
 
 namespace headgrader::testing {
 
@@ -224,5 +226,17 @@ class RandomHeads {
  private:
   SplitMix64 rng_;
 };
+
+// Grading `p` (grade) gives exactly the report of running each tested string on its own
+// (grade_each_string), for each max_failures tried (those that change which failures are
+// kept, by default).
+inline void expect_same_report(const Problem& p, const HeadWeights& w, const std::string& what,
+                               std::vector<int> max_failures_tried = {0, 1, 3, 100}) {
+  for (const int max_failures : max_failures_tried) {
+    EXPECT_EQ(report_json(p, grade(p, w, max_failures)),
+              report_json(p, grade_each_string(p, w, max_failures)))
+        << what << ", max_failures " << max_failures;
+  }
+}
 
 }  // namespace headgrader::testing

@@ -20,6 +20,7 @@ namespace headgrader {
 namespace {
 
 using testing::bundled_json;
+using testing::expect_same_report;
 using testing::RandomHeads;
 
 Problem loaded_or_abort(const nlohmann::json& problem) {
@@ -110,15 +111,6 @@ struct PositionProblems {
 const PositionProblems& position_problems() {
   static const PositionProblems problems;
   return problems;
-}
-
-void expect_same_report(const Problem& p, const HeadWeights& w, const std::string& what,
-                        std::vector<int> max_failures_tried = {0, 1, 3, 100}) {
-  for (const int max_failures : max_failures_tried) {
-    EXPECT_EQ(report_json(p, grade(p, w, max_failures)),
-              report_json(p, grade_each_string(p, w, max_failures)))
-        << what << ", max_failures " << max_failures;
-  }
 }
 
 TEST(TokenKinds, PositionsWithEqualColumnsShareAClassAndEachFixedPositionIsItsOwn) {
