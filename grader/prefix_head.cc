@@ -1,6 +1,8 @@
 #include "prefix_head.h"
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <limits>
 
 #include "head_math.h"
@@ -44,6 +46,16 @@ PrefixHead::PrefixHead(const HeadSpec& spec, const HeadWeights& w, int max_depth
     head_math::project(w.W_k, r.data(), key_K_.row(row).data());
     head_math::project(w.W_V, r.data(), key_V_.row(row).data());
   }
+  width_ = 2 + static_cast<std::size_t>(w.W_V.rows());
+  placed_.assign(static_cast<std::size_t>(max_depth), 0);
+  if (static_cast<std::size_t>(max_depth) * keys * width_ > limits::kMaxPrefixRunningNumbers) {
+    return;  // fast_row declines; every row is exact
+  }
+  fast_exps_.resize(keys * keys);
+  top_.assign(keys, NAN);
+  sums_.resize(static_cast<std::size_t>(max_depth) * keys * width_);
+  stamp_.assign(static_cast<std::size_t>(max_depth) * keys, 0);
+  margin_ = 1e-12 * (1 + key_V_.cwiseAbs().maxCoeff());
 }
 
 void PrefixHead::extend(std::span<const int> prefix, double* out) {
@@ -94,23 +106,31 @@ const double* PrefixHead::exponentials_of(std::size_t query, std::size_t top, in
   return e;
 }
 
-void PrefixHead::extend_from_tables(std::span<const int> prefix, double* out) {
+void PrefixHead::place(std::span<const int> prefix) {
+  const std::size_t i = prefix.size() - 1;
+  key_at_[i] =
+      i * groups_ + static_cast<std::size_t>(group_of_[static_cast<std::size_t>(prefix.back())]);
+  placed_[i] = ++placings_;
+}
+
+const double* PrefixHead::row_exponentials(std::span<const int> prefix) {
   const int i = static_cast<int>(prefix.size()) - 1;
-  const auto at = [&](int j) {
-    return static_cast<std::size_t>(j) * groups_ +
-           static_cast<std::size_t>(group_of_[static_cast<std::size_t>(prefix[j])]);
-  };
-  key_at_[static_cast<std::size_t>(i)] = at(i);
   const std::size_t query = key_at_[static_cast<std::size_t>(i)];
   const double* s = scores_of(query);
-  // Steps 3–5 as masked_softmax_row does them, in its order: the maximum, the exponentials
-  // and their sum, the division.
+  // Step 5 as masked_softmax_row does it: first the maximum.
   std::size_t top = key_at_[0];
   for (int j = 1; j <= i; ++j) {
     const std::size_t key = key_at_[static_cast<std::size_t>(j)];
     if (s[key] > s[top]) top = key;  // std::max keeps the first of equals: so does this
   }
-  const double* e = exponentials_of(query, top, i);
+  return exponentials_of(query, top, i);
+}
+
+void PrefixHead::extend_from_tables(std::span<const int> prefix, double* out) {
+  place(prefix);
+  const int i = static_cast<int>(prefix.size()) - 1;
+  const double* e = row_exponentials(prefix);
+  // The exponentials and their sum, the division, in masked_softmax_row's order.
   double sum = 0;
   for (int j = 0; j <= i; ++j) {
     attention_[j] = e[key_at_[static_cast<std::size_t>(j)]];
@@ -121,6 +141,82 @@ void PrefixHead::extend_from_tables(std::span<const int> prefix, double* out) {
   head_math::attend(
       attention_.data(), i, key_V_.cols(),
       [&](int j) { return key_V_.row(static_cast<Eigen::Index>(key_at_[j])).data(); }, out);
+}
+
+void PrefixHead::exact_last(std::span<const int> prefix, double* out) {
+  // With the tables only the last row is computed again: the keys before it are current.
+  if (keys_ != 0) return extend_from_tables(prefix, out);
+  extend(prefix, out);
+}
+
+// How far fast_row's row may be from run_head's. Both use the same scores ŝ_j; let y be the
+// real-number row Σ_j w_j v_j, w_j = e^{ŝ_j − m} / Σ_k e^{ŝ_k − m} (m the row's maximum).
+//   - fast_row's ê_j = e^{ŝ_j − M_Q} has a relative error of at most 2⁻⁵³·|ŝ_j − M_Q| (the
+//     subtraction) plus 1 ulp (portable_exp). Weighted by w_j, Σ_j w_j·|ŝ_j − M_Q| ≤ G + n/e,
+//     with G = M_Q − m and n ≤ 64 terms (w_j·(m − ŝ_j) ≤ e^{−(m − ŝ_j)}·(m − ŝ_j) ≤ 1/e), and the
+//     two sums of n terms err by at most n·2⁻⁵³ of their magnitude each: the row is within
+//     2⁻⁵³·(2·(G + 24 + 2) + 2·64)·max|v| of y, under 1.5e-13·max|v| when G ≤ 500. Terms that
+//     underflow are below e^{−700} of a sum Z ≥ e^{−500}: nothing.
+//   - run_head's row (its own maximum, sequential sums, a division per position) is within
+//     2⁻⁵³·(2·(24 + 2) + 2·64 + 2)·max|v| < 3e-14·max|v| of y.
+// So margin() = 1e-12·(1 + max|v|) bounds their distance several times over. A row whose G is
+// larger (a prefix whose scores are all far below the best its query could meet) is exact.
+constexpr double kMaxFastGap = 500;
+
+const double* PrefixHead::fast_exponentials(std::size_t query) {
+  double* e = &fast_exps_[query * keys_];
+  if (std::isnan(top_[query])) {
+    const double* s = scores_of(query);
+    const std::size_t seen = (query / groups_ + 1) * groups_;  // keys at positions ≤ its own
+    double top = -INFINITY;
+    for (std::size_t key = 0; key < seen; ++key) top = std::max(top, s[key]);
+    for (std::size_t key = 0; key < seen; ++key) e[key] = portable_exp(s[key] - top);
+    top_[query] = top;
+  }
+  return e;
+}
+
+const double* PrefixHead::running_sums(int d, std::size_t query) {
+  const auto at = [&](int depth) { return static_cast<std::size_t>(depth) * keys_ + query; };
+  int from = d;  // the deepest sums still current
+  while (from >= 0 && stamp_[at(from)] != placed_[static_cast<std::size_t>(from)]) --from;
+  const double* s = scores_of(query);
+  const double* e = fast_exponentials(query);
+  const std::size_t n_v = width_ - 2;
+  for (int depth = from + 1; depth <= d; ++depth) {
+    double* here = &sums_[at(depth) * width_];
+    const std::size_t key = key_at_[static_cast<std::size_t>(depth)];
+    const double* v = key_V_.row(static_cast<Eigen::Index>(key)).data();
+    if (depth == 0) {
+      here[0] = s[key];
+      here[1] = e[key];
+      for (std::size_t c = 0; c < n_v; ++c) here[2 + c] = e[key] * v[c];
+    } else {
+      const double* parent = &sums_[at(depth - 1) * width_];
+      here[0] = std::max(parent[0], s[key]);
+      here[1] = parent[1] + e[key];
+      for (std::size_t c = 0; c < n_v; ++c) here[2 + c] = parent[2 + c] + e[key] * v[c];
+    }
+    stamp_[at(depth)] = placed_[static_cast<std::size_t>(depth)];
+  }
+  return &sums_[at(d) * width_];
+}
+
+bool PrefixHead::fast_row(std::span<const int> prefix, double* out) {
+  if (keys_ == 0) return false;
+  place(prefix);
+  if (sums_.empty()) return false;
+  const int i = static_cast<int>(prefix.size()) - 1;
+  const std::size_t query = key_at_[static_cast<std::size_t>(i)];
+  const double* sums = running_sums(i, query);
+  const double gap = top_[query] - sums[0];  // G = M_Q − m
+  if (!(gap <= kMaxFastGap)) return false;   // NaN too: a score that is not finite
+  bool finite = std::isfinite(sums[1]);
+  for (std::size_t c = 0; c + 2 < width_; ++c) {
+    out[c] = sums[2 + c] / sums[1];
+    finite = finite && std::isfinite(out[c]);
+  }
+  return finite;
 }
 
 void PrefixHead::exact(std::span<const int> prefix, double* out) {

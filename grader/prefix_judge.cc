@@ -93,10 +93,19 @@ class PrefixJudge::Impl {
 
   bool passes(std::span<const int> prefix) {
     const std::size_t d = prefix.size();
-    if (!by_counts_) {  // rows depend on position, unlike any kinds: extend the exact rows
-      exact_rows().extend(prefix, out_);
+    if (!by_counts_) {  // rows depend on position, unlike any kinds: extend the rows
+      PrefixHead& rows = exact_rows();
       (void)expected().extend(prefix, want_);  // cannot fault: checked at load
-      return judge(0.0) == Verdict::kPass;
+      if (!rows.fast_row(prefix, out_)) {
+        rows.exact_last(prefix, out_);
+        return judge(0.0) == Verdict::kPass;
+      }
+      Verdict verdict = judge(rows.margin());
+      if (verdict == Verdict::kTooClose) {
+        rows.exact_last(prefix, out_);
+        verdict = judge(0.0);
+      }
+      return verdict == Verdict::kPass;
     }
     expected().advance(prefix);
     if (state_at_.empty()) state_at_.assign(static_cast<std::size_t>(max_depth_) + 1, 0);

@@ -41,6 +41,10 @@ inline constexpr std::size_t kMaxCountStateNumbers = std::size_t{1} << 20;
 // computed each time, the same bits).
 inline constexpr std::size_t kMaxPrefixTableKeys = 256;
 inline constexpr std::size_t kPrefixExpRowsPerQuery = 4;
+// With those tables, a prefix's row is first computed from running sums per (query key,
+// depth) (grader/prefix_head.h): max_length × keys × (2 + n_v) numbers. 2 MiB admits 256 keys
+// at 64 positions with n_v ≤ 14, and the previous-letter problem at length 20 needs 3 200.
+inline constexpr std::size_t kMaxPrefixRunningNumbers = std::size_t{1} << 18;
 inline constexpr std::size_t kMaxProblemFileBytes = 4 * 1024 * 1024;
 
 // --- Submissions (API.md §5) -----------------------------------------------------------------
