@@ -93,16 +93,20 @@ Failure describe_failure(const Problem& problem, const HeadWeights& weights, Tok
   return f;
 }
 
-// The extra strings, the counts, the examples and the traces of the failures kept.
-// `judge` null: each extra string is run on its own.
+// The extra strings, the counts, the examples and the traces of the failures kept, by the
+// grade's judge (`judge` for a causal head, `unmasked` for one without the mask), or with
+// both null each extra string on its own.
 GradeReport finish_report(const Problem& problem, const HeadWeights& weights,
-                          FailureCollector& failures, std::uint64_t failed, PrefixJudge* judge) {
+                          FailureCollector& failures, std::uint64_t failed, PrefixJudge* judge,
+                          UnmaskedJudge* unmasked = nullptr) {
   // A correct head passes them all, known without a look at each.
   const bool all_pass = judge && judge->every_tested_string_passes();
   for (std::size_t i = 0; i < problem.extra_strings().size() && !all_pass && !grading_cancelled();
        ++i) {
     const TokenString& s = problem.extra_strings()[i];
-    const bool passes = judge ? judge->extra_string_passes(i) : string_passes(problem, weights, s);
+    const bool passes = judge      ? judge->extra_string_passes(i)
+                        : unmasked ? unmasked->string_passes(s)
+                                   : string_passes(problem, weights, s);
     if (!passes) {
       ++failed;
       failures.add(s);
@@ -162,14 +166,17 @@ GradeReport grade(const Problem& problem, const HeadWeights& weights, int max_fa
   auto failures = collector_for(max_failures);
   // One judge for the exhaustive set and the extra strings: verdicts found for the one serve
   // the other.
-  std::optional<PrefixJudge> judge;
-  if (problem.head.causal) judge.emplace(problem, weights);
-  const auto judge_ptr = judge ? &*judge : nullptr;
-  const std::uint64_t failed = grade_exhaustive(problem, weights, judge_ptr, failures);
-  GradeReport report = finish_report(problem, weights, failures, failed, judge_ptr);
-  if (report.passed) {
-    report.worst_error = judge ? judge->worst_error() : worst_error_each_string(problem, weights);
+  if (!problem.head.causal) {
+    UnmaskedJudge judge(problem, weights);
+    const std::uint64_t failed = grade_exhaustive(problem, judge, failures);
+    GradeReport report = finish_report(problem, weights, failures, failed, nullptr, &judge);
+    if (report.passed) report.worst_error = judge.worst_error();
+    return report;
   }
+  PrefixJudge judge(problem, weights);
+  const std::uint64_t failed = grade_exhaustive(problem, judge, failures);
+  GradeReport report = finish_report(problem, weights, failures, failed, &judge);
+  if (report.passed) report.worst_error = judge.worst_error();
   return report;
 }
 
@@ -194,13 +201,13 @@ bool passes_every_tested_string(const Problem& problem, const HeadWeights& weigh
     }
     return !failed;
   }
-  walk_prefixes(problem.representatives(), E, [&](std::span<const int> prefix) {
-    if (!failed)
-      failed = !string_passes(problem, weights, TokenString(prefix.begin(), prefix.end()));
+  UnmaskedJudge judge(problem, weights);
+  walk_prefixes(problem.representatives(), E, [&](std::span<const int> s) {
+    if (!failed) failed = !judge.string_passes(s);
     return !failed;
   });
   for (std::size_t i = 0; i < problem.extra_strings().size() && !failed; ++i) {
-    failed = !string_passes(problem, weights, problem.extra_strings()[i]);
+    failed = !judge.string_passes(problem.extra_strings()[i]);
   }
   return !failed;
 }

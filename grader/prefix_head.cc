@@ -111,6 +111,19 @@ void PrefixHead::place(std::span<const int> prefix) {
   key_at_[i] =
       i * groups_ + static_cast<std::size_t>(group_of_[static_cast<std::size_t>(prefix.back())]);
   placed_[i] = ++placings_;
+  shown_ = i + 1;
+}
+
+void PrefixHead::show(std::span<const int> s) {
+  if (keys_ == 0) return;
+  std::size_t same = 0;  // the positions s shares with the string shown before
+  while (same < std::min(shown_, s.size()) &&
+         key_at_[same] == same * groups_ + static_cast<std::size_t>(
+                                               group_of_[static_cast<std::size_t>(s[same])])) {
+    ++same;
+  }
+  for (std::size_t d = same; d < s.size(); ++d) place(s.first(d + 1));
+  shown_ = s.size();
 }
 
 const double* PrefixHead::row_exponentials(std::span<const int> prefix) {
@@ -167,7 +180,8 @@ const double* PrefixHead::fast_exponentials(std::size_t query) {
   double* e = &fast_exps_[query * keys_];
   if (std::isnan(top_[query])) {
     const double* s = scores_of(query);
-    const std::size_t seen = (query / groups_ + 1) * groups_;  // keys at positions ≤ its own
+    // The keys it can see: at positions up to its own, or without the mask every one.
+    const std::size_t seen = spec_.causal ? (query / groups_ + 1) * groups_ : keys_;
     double top = -INFINITY;
     for (std::size_t key = 0; key < seen; ++key) top = std::max(top, s[key]);
     for (std::size_t key = 0; key < seen; ++key) e[key] = portable_exp(s[key] - top);
@@ -202,13 +216,8 @@ const double* PrefixHead::running_sums(int d, std::size_t query) {
   return &sums_[at(d) * width_];
 }
 
-bool PrefixHead::fast_row(std::span<const int> prefix, double* out) {
-  if (keys_ == 0) return false;
-  place(prefix);
-  if (sums_.empty()) return false;
-  const int i = static_cast<int>(prefix.size()) - 1;
-  const std::size_t query = key_at_[static_cast<std::size_t>(i)];
-  const double* sums = running_sums(i, query);
+bool PrefixHead::row_from_sums(int d, std::size_t query, double* out) {
+  const double* sums = running_sums(d, query);
   const double gap = top_[query] - sums[0];  // G = M_Q − m
   if (!(gap <= kMaxFastGap)) return false;   // NaN too: a score that is not finite
   bool finite = std::isfinite(sums[1]);
@@ -217,6 +226,19 @@ bool PrefixHead::fast_row(std::span<const int> prefix, double* out) {
     finite = finite && std::isfinite(out[c]);
   }
   return finite;
+}
+
+bool PrefixHead::fast_row(std::span<const int> prefix, double* out) {
+  if (keys_ == 0) return false;
+  place(prefix);
+  if (sums_.empty()) return false;
+  const int i = static_cast<int>(prefix.size()) - 1;
+  return row_from_sums(i, key_at_[static_cast<std::size_t>(i)], out);
+}
+
+bool PrefixHead::fast_row_unmasked(std::size_t i, double* out) {
+  if (sums_.empty()) return false;
+  return row_from_sums(static_cast<int>(shown_) - 1, key_at_[i], out);
 }
 
 void PrefixHead::exact(std::span<const int> prefix, double* out) {

@@ -53,6 +53,14 @@ class PrefixHead {
   bool fast_row(std::span<const int> prefix, double* out);
   // extend's row at the prefix's last position, after fast_row(prefix).
   void exact_last(std::span<const int> prefix, double* out);
+  // For a head without the mask (the tables are then built over every position): makes `s`
+  // the current string, placing anew only the positions from the first where it differs
+  // from the one shown before (their running sums stale, the others kept). Then
+  // fast_row_unmasked(i) is position i's row over every key of s, within margin() of
+  // run_head(s)'s row i, or false where fast_row would decline (judge the string exactly).
+  void show(std::span<const int> s);
+  bool fast_row_unmasked(std::size_t i, double* out);
+
   // How far fast_row's numbers may be from extend's (the bound is derived in
   // prefix_head.cc, beside kMaxFastGap).
   double margin() const { return margin_; }
@@ -69,6 +77,8 @@ class PrefixHead {
   // positions 0..d of the current prefix: {maximum score, Z, N_1 … N_{n_v}}.
   const double* fast_exponentials(std::size_t query);
   const double* running_sums(int d, std::size_t query);
+  // N / Z of query `query`'s running sums over positions 0..d; false as fast_row declines.
+  bool row_from_sums(int d, std::size_t query, double* out);
   // Key = position · groups + group. Filled on first use.
   const double* scores_of(std::size_t query);
   const double* exponentials_of(std::size_t query, std::size_t top, int position);
@@ -98,6 +108,7 @@ class PrefixHead {
   std::vector<std::uint64_t> stamp_;   // [d * keys + query]: the placing its sums were made at
   std::vector<std::uint64_t> placed_;  // per depth: when its token was placed (0: never)
   std::uint64_t placings_ = 0;
+  std::size_t shown_ = 0;  // positions placed of the current string
 };
 
 }  // namespace headgrader

@@ -23,41 +23,9 @@ namespace {
 
 using testing::bundled_json;
 using testing::independent_head;
+using testing::loaded_or_abort;
 using testing::RandomHeads;
 using testing::rows;
-
-// The previous letter over strings up to `length`: W_P rows j and j², so every position is
-// its own (the tables' case), expected the letter before.
-nlohmann::json previous_letter_json(int length) {
-  nlohmann::json j = bundled_json("first-position");
-  j["id"] = "previous-" + std::to_string(length);
-  j["W_E"].push_back(std::vector<int>(26, 0));
-  nlohmann::json W_P = nlohmann::json::array();
-  for (int f = 0; f < 4; ++f) W_P.push_back(nlohmann::json::array());
-  for (int i = 1; i <= length; ++i) {
-    W_P[0].push_back(0);
-    W_P[1].push_back(0);
-    W_P[2].push_back(i);
-    W_P[3].push_back(i * i);
-  }
-  j["W_P"] = W_P;
-  j["expected"] = "pos == 1 ? [is(consonant), 0] : [at(pos - 1, consonant), 0]";
-  j["strings"] = {{"max_length", length}, {"exhaustive_length", length}};
-  // score(i, j) = 10 (2(i − 1) j − j²): largest at j = i − 1.
-  j["reference"] = {{"W_q", {{-20, -20, 20, 0}, {-10, -10, 0, 0}}},
-                    {"W_k", {{0, 0, 1, 0}, {0, 0, 0, 1}}},
-                    {"W_V", {{0, 1, 0, 0}, {0, 0, 0, 0}}}};
-  return j;
-}
-
-Problem load_previous_letter(const nlohmann::json& j) {
-  auto loaded = load_problem_text(j.dump(), j["id"].get<std::string>() + ".json");
-  if (auto* defects = std::get_if<std::vector<Defect>>(&loaded)) {
-    for (const auto& d : *defects) ADD_FAILURE() << d.to_string();
-    std::abort();
-  }
-  return std::get<Problem>(std::move(loaded));
-}
 
 PrefixHead tables_for(const Problem& p, const HeadWeights& w) {
   return PrefixHead(p.head, w, p.strings.max_length, p.group_of(), p.representatives().size());
@@ -108,7 +76,7 @@ void check_row(const Problem& p, const HeadWeights& w, PrefixHead& fast, PrefixH
 }
 
 TEST(PrefixHead, FastRowsStayWithinTheMarginOfTheIndependentHeadAlongAWalk) {
-  const Problem p = load_previous_letter(previous_letter_json(8));
+  const Problem p = loaded_or_abort(testing::previous_letter_problem(8));
   RandomHeads random(31);
   FastRowTally all;
   for (int trial = 0; trial < 10; ++trial) {
@@ -136,7 +104,7 @@ TEST(PrefixHead, FastRowsStayWithinTheMarginOfTheIndependentHeadAlongAWalk) {
 }
 
 TEST(PrefixHead, FastRowsFollowStringsShownEachOnTheirOwn) {
-  const Problem p = load_previous_letter(previous_letter_json(12));
+  const Problem p = loaded_or_abort(testing::previous_letter_problem(12));
   RandomHeads random(7);
   SplitMix64 pick(5);
   for (int trial = 0; trial < 6; ++trial) {
@@ -159,7 +127,7 @@ TEST(PrefixHead, FastRowDeclinesWhereEveryScoreIsFarBelowTheBestItsQueryCouldMee
   // The query reads the vowel feature, the key the consonant feature, by 1000: a query meets
   // a score of 1000 only where a consonant is before it, so over vowels alone its row's
   // maximum is 1000 below the fixed one.
-  const Problem p = load_previous_letter(previous_letter_json(4));
+  const Problem p = loaded_or_abort(testing::previous_letter_problem(4));
   const HeadWeights w{rows({{1000, 0, 0, 0}}), rows({{0, 1, 0, 0}}), p.reference.W_V};
   PrefixHead head = tables_for(p, w);
   const TokenString vowels = testing::tokens_of(p, "aaa");
@@ -176,8 +144,8 @@ TEST(PrefixHead, RowsOnTheToleranceAreJudgedAsGradingEachStringJudgesThem) {
   // The tolerance is the reference's worst error as run_head gives it, so its worst rows sit
   // on it: a fast row a bit off would fail one wrongly (the load, which proves the reference,
   // would then refuse the problem), unless rows that close are computed again exactly.
-  nlohmann::json j = previous_letter_json(7);
-  const Problem loose = load_previous_letter(j);
+  nlohmann::json j = testing::previous_letter_problem(7);
+  const Problem loose = loaded_or_abort(j);
   const auto consonant = [&](int token) {
     return std::string_view("aeiou").find(static_cast<char>(loose.alphabet_chars[token])) ==
            std::string_view::npos;
@@ -193,7 +161,7 @@ TEST(PrefixHead, RowsOnTheToleranceAreJudgedAsGradingEachStringJudgesThem) {
   });
   ASSERT_GT(worst, 0);
   j["tolerance"] = worst;
-  const Problem tight = load_previous_letter(j);
+  const Problem tight = loaded_or_abort(j);
   const HeadWeights& reference = tight.reference;
   EXPECT_TRUE(grade(tight, reference, 3).passed);
   const auto scaled_query = [&](double c) {

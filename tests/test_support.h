@@ -74,6 +74,43 @@ inline nlohmann::json prefix_by_prefix_problem(const std::string& id, int length
   return problem;
 }
 
+// The previous letter over every string up to `length` (the issue-23 benchmark's problem):
+// W_P rows j and j², so no two positions share a kind (grader/token_kinds.h) and prefixes
+// are judged from the (group, position) tables of grader/prefix_head.h; expected the letter
+// before.
+inline nlohmann::json previous_letter_problem(int length) {
+  nlohmann::json j = bundled_json("first-position");
+  j["id"] = "previous-" + std::to_string(length);
+  j["W_E"].push_back(std::vector<int>(26, 0));
+  nlohmann::json W_P = nlohmann::json::array();
+  for (int f = 0; f < 4; ++f) W_P.push_back(nlohmann::json::array());
+  for (int i = 1; i <= length; ++i) {
+    W_P[0].push_back(0);
+    W_P[1].push_back(0);
+    W_P[2].push_back(i);
+    W_P[3].push_back(i * i);
+  }
+  j["W_P"] = W_P;
+  j["expected"] = "pos == 1 ? [is(consonant), 0] : [at(pos - 1, consonant), 0]";
+  j["strings"] = {{"max_length", length}, {"exhaustive_length", length}};
+  // score(i, j) = 10 (2(i − 1) j − j²): largest at j = i − 1.
+  j["reference"] = {{"W_q", {{-20, -20, 20, 0}, {-10, -10, 0, 0}}},
+                    {"W_k", {{0, 0, 1, 0}, {0, 0, 0, 1}}},
+                    {"W_V", {{0, 1, 0, 0}, {0, 0, 0, 0}}}};
+  return j;
+}
+
+// A problem written in the test, loaded (a defect fails the test and stops it: every test
+// that loads one needs it).
+inline Problem loaded_or_abort(const nlohmann::json& problem) {
+  auto loaded = load_problem_text(problem.dump(), problem["id"].get<std::string>() + ".json");
+  if (auto* defects = std::get_if<std::vector<Defect>>(&loaded)) {
+    for (const auto& d : *defects) ADD_FAILURE() << d.to_string();
+    std::abort();
+  }
+  return std::get<Problem>(std::move(loaded));
+}
+
 // consonant-anywhere tested on 100 examples of `length` and nothing else ("b", vowels, then
 // i in binary: 100 distinct strings). Graded over count states, so each grading takes
 // microseconds, but a failing answer with max_failures 100 holds 100 traces of length ×

@@ -21,16 +21,8 @@ namespace {
 
 using testing::bundled_json;
 using testing::expect_same_report;
+using testing::loaded_or_abort;
 using testing::RandomHeads;
-
-Problem loaded_or_abort(const nlohmann::json& problem) {
-  auto loaded = load_problem_text(problem.dump(), problem["id"].get<std::string>() + ".json");
-  if (auto* defects = std::get_if<std::vector<Defect>>(&loaded)) {
-    for (const auto& d : *defects) ADD_FAILURE() << d.to_string();
-    std::abort();
-  }
-  return std::get<Problem>(std::move(loaded));
-}
 
 // first-position over strings up to `length` (all of them tested, and 30 random ones), its
 // W_P with `column(i)` as the column of position i + 1 (3 numbers: the vowel and consonant
