@@ -1,8 +1,9 @@
 -- wrk script for http_bench.sh. With BENCH_POST set, POSTs the handout solution of
--- consonant-anywhere; otherwise plain GETs. done() prints one parseable summary line.
+-- consonant-anywhere (or BENCH_BODY when set: e.g. a too-soft key, whose failing grade
+-- carries a diagnosis); otherwise plain GETs. done() prints one parseable summary line.
 if os.getenv("BENCH_POST") then
   wrk.method = "POST"
-  wrk.body = '{"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]}'
+  wrk.body = os.getenv("BENCH_BODY") or '{"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]}'
   wrk.headers["Content-Type"] = "application/json"
 end
 

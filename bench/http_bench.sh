@@ -11,6 +11,7 @@
 #
 #   bench/http_bench.sh [path/to/headgrader-server]     (default: build/server/headgrader-server)
 #   env: CONNECTIONS (64), DURATION (10s), WRK_THREADS (2), SERVER_THREADS (nproc), ROUNDS (1),
+#        BENCH_BODY (the submission POSTed; default the handout solution),
 #        WRK_NICE (0), WRK_SCHED (normal; batch), SERVER_LOG (null; pipe: the access log to a
 #        pipe another process reads)
 set -euo pipefail
