@@ -37,9 +37,15 @@ Result<std::unique_ptr<SqlConnection>> SqliteConnection::open(const std::filesys
   std::unique_ptr<SqliteConnection> connection(new SqliteConnection(db));
   sqlite3_busy_timeout(db, static_cast<int>(limits::kStoreBusyTimeout.count()));
   // WAL: readers never wait for the writer; FULL: the WAL is synced at each commit, so an
-  // answered grading survives a crash of the process and of the machine.
+  // answered grading survives a crash of the process and of the machine. 16 KiB pages (set
+  // before a new file's first write; an existing file keeps its own): a group commit of a
+  // few dozen records, each with its answer, is a third as many WAL frames, one pwrite each,
+  // as on 4 KiB pages. Temporary tables and the statement journal of a batch's multi-row
+  // INSERT in memory: on files they were an open, a write and an unlink per transaction.
+  // (docs/benchmarks-store.md, 2026-12-02.)
   if (auto r = connection->exec_script(
-          "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON");
+          "PRAGMA page_size=16384; PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; "
+          "PRAGMA foreign_keys=ON; PRAGMA temp_store=MEMORY");
       !r) {
     return store_error("cannot open the SQLite store " + path.string() + ": " + r.error().message);
   }

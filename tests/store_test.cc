@@ -583,6 +583,23 @@ TEST(OpenStore, AMissingFolderIsNotCreatedAndTheErrorSaysSo) {
   EXPECT_FALSE(std::filesystem::exists(folder));
 }
 
+TEST(OpenStore, ANewSqliteFileKeepsItsRecordsInWalModeOnSixteenKibPages) {
+  // 16 KiB pages: a batch of a few dozen records (each with its answer, kilobytes) is a
+  // third as many WAL frames, each a write of its own, as on SQLite's default 4 KiB pages.
+  const auto path = std::filesystem::temp_directory_path() / "headgrader-page-size.db";
+  for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path.string() + suffix);
+  ASSERT_TRUE(open_store("sqlite:" + path.string()));
+  auto connection = SqliteConnection::open(path);
+  ASSERT_TRUE(connection) << connection.error().message;
+  const auto pragma = [&](const char* name) {
+    auto rows = (*connection)->query(std::string("PRAGMA ") + name, {});
+    EXPECT_TRUE(rows) << name;
+    return rows && !rows->empty() ? rows->front().front() : std::nullopt;
+  };
+  EXPECT_EQ(pragma("page_size"), "16384");
+  EXPECT_EQ(pragma("journal_mode"), "wal");
+}
+
 TEST(OpenStore, AnUnknownSchemeAndAnUnreachableServerAreErrors) {
   auto scheme = open_store("mysql://x");
   ASSERT_FALSE(scheme);
