@@ -26,13 +26,16 @@ void count_classes(const ClassTable& table, std::span<const int> tokens, std::sp
   }
 }
 
-Expected::Expected(std::unique_ptr<Program> program) : program_(std::move(program)) {}
+Expected::Expected(std::unique_ptr<Program> program) : program_(std::move(program)) {
+  program_->window = expected_program::window_of(*program_);
+}
 Expected::Expected(Expected&&) noexcept = default;
 Expected& Expected::operator=(Expected&&) noexcept = default;
 Expected::~Expected() = default;
 
 std::size_t Expected::output_size() const { return program_->output_size; }
 const std::vector<int>& Expected::named_classes() const { return program_->named_classes; }
+const std::optional<ExpectedWindow>& Expected::window() const { return program_->window; }
 bool Expected::reads_positions() const {
   return std::any_of(program_->code.begin(), program_->code.end(),
                      [](const Instruction& i) { return i.op == Op::kAt; });

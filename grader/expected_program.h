@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "headgrader/expected.h"
@@ -64,6 +65,12 @@ struct Expected::Program {
   std::vector<int> named_classes;
   std::size_t alphabet_size = 0;
   std::vector<unsigned char> membership;  // [class * alphabet_size + token]
+  std::optional<ExpectedWindow> window;   // Expected::window(), set when the program is made
 };
+
+namespace expected_program {
+// Expected::window() of a program (grader/expected_window.cc).
+std::optional<ExpectedWindow> window_of(const Expected::Program& program);
+}  // namespace expected_program
 
 }  // namespace headgrader

@@ -1,5 +1,10 @@
 // `expected` (API.md §3) along the current prefix of a walk (prefix_walk.h): the class
 // counts of each depth are the parent's plus the new token, so each prefix costs O(classes).
+// When the value reads only a window of positions (Expected::window: `is`, at(k, C),
+// at(pos - c, C), no class counts), it is a function of the prefix's length and the groups
+// of the tokens it reads, and is kept per such key: the previous-letter problem's 2 097 150
+// prefixes at length 20 are 80 keys. Either way the numbers (and any fault) are those of
+// Expected::evaluate on the prefix, bit for bit.
 #pragma once
 
 #include <cstddef>
@@ -14,16 +19,7 @@ namespace headgrader {
 // `expected` along the current prefix, class counts carried from the parent.
 class PrefixExpected {
  public:
-  PrefixExpected(const Problem& problem, int max_depth)
-      : problem_(problem),
-        classes_(problem.classes.names.size()),
-        member_(problem.alphabet_chars.size() * classes_),
-        counts_((static_cast<std::size_t>(max_depth) + 1) * classes_, 0) {
-    for (std::size_t t = 0; t < problem.alphabet_chars.size(); ++t) {
-      for (std::size_t c = 0; c < classes_; ++c)
-        member_[t * classes_ + c] = problem.classes.members[c][t];
-    }
-  }
+  PrefixExpected(const Problem& problem, int max_depth);
 
   // Counts the prefix's last token (the parent's counts must be current).
   void advance(std::span<const int> prefix) {
@@ -36,21 +32,33 @@ class PrefixExpected {
     for (std::size_t c = 0; c < classes_; ++c) here[c] = parent[c] + member[c];
   }
   // `expected` at the prefix's last position (after advance(prefix)).
-  std::optional<EvaluationFault> evaluate(std::span<const int> prefix, double* out) const {
-    const int* here = counts_.data() + prefix.size() * classes_;
-    return problem_.expected->evaluate(PrefixFacts{prefix, std::span<const int>(here, classes_)},
-                                       std::span<double>(out, problem_.n_v));
-  }
+  std::optional<EvaluationFault> evaluate(std::span<const int> prefix, double* out);
   std::optional<EvaluationFault> extend(std::span<const int> prefix, double* out) {
     advance(prefix);
     return evaluate(prefix, out);
   }
+  // How many times the program itself ran (the rest came from the window's table): for the
+  // tests that show the table is used.
+  std::size_t programs_run() const { return programs_run_; }
 
  private:
+  std::optional<EvaluationFault> run(std::span<const int> prefix, double* out);
+  // The window table's row of the prefix.
+  std::size_t window_key(std::span<const int> prefix) const;
+
   const Problem& problem_;
   std::size_t classes_;
   std::vector<unsigned char> member_;  // member_[token * classes + c]
   std::vector<int> counts_;            // counts_[d * classes + c]: class c among s_1 … s_d
+  std::size_t programs_run_ = 0;
+
+  // The window's table (empty without one, or beyond limits::kMaxExpectedWindowRows).
+  const ExpectedWindow* window_ = nullptr;
+  std::size_t groups_ = 0;
+  enum class Kept : unsigned char { kNot, kValue, kFault };
+  std::vector<Kept> kept_;               // per row
+  std::vector<double> values_;           // [row * n_v + c]
+  std::vector<EvaluationFault> faults_;  // per row, when kFault
 };
 
 }  // namespace headgrader

@@ -58,6 +58,16 @@ struct EvaluationFault {
   std::size_t column = 0;
 };
 
+// What an expression reads of a prefix when that is only the tokens at a few positions
+// (Expected::window): each `at` reads a constant position or one a constant whole distance
+// back from `pos` (at(pos - 1, C)), `is` reads the last token (distance 0), and nothing reads
+// a class count (any, all, count, mean). Its value (or its fault) at a prefix then depends
+// only on the prefix's length and on which classes hold the tokens at those positions.
+struct ExpectedWindow {
+  std::vector<int> fixed;  // positions (1-based), ascending, each once
+  std::vector<int> back;   // distances back from the last position (0: the last), ascending
+};
+
 class Expected {
  public:
   // A moved-from Expected may only be assigned to or destroyed.
@@ -78,6 +88,10 @@ class Expected {
   // reads a position that varies (at(pos - 1, C)). With it, the value depends only on the
   // class counts, the length, the last token's classes and the tokens at these positions.
   std::optional<std::vector<int>> fixed_positions() const;
+  // The positions the value reads when it is such a window (found once, when parsed);
+  // nullopt when it reads a class count or an `at` whose position is neither constant nor
+  // pos minus a constant (at(pos / 2, C), at(pos == 1 ? 1 : pos - 1, C)).
+  const std::optional<ExpectedWindow>& window() const;
   // Writes output_size() values into `out` (precondition: out.size() ≥ output_size(),
   // facts.tokens non-empty, facts.class_counts as documented above). Every sub-expression is
   // evaluated (no short-circuit), so a division by zero anywhere yields a fault even in a

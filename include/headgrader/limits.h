@@ -45,6 +45,11 @@ inline constexpr std::size_t kPrefixExpRowsPerQuery = 4;
 // depth) (grader/prefix_head.h): max_length × keys × (2 + n_v) numbers. 2 MiB admits 256 keys
 // at 64 positions with n_v ≤ 14, and the previous-letter problem at length 20 needs 3 200.
 inline constexpr std::size_t kMaxPrefixRunningNumbers = std::size_t{1} << 18;
+// `expected` that reads only a window of positions is kept per (length, groups read)
+// (grader/prefix_expected.h) when there are at most this many: a grade makes one such table
+// (and a failure's trace another), so it stays small; the previous-letter problem at length
+// 20 needs 80 rows.
+inline constexpr std::size_t kMaxExpectedWindowRows = 4096;
 inline constexpr std::size_t kMaxProblemFileBytes = 4 * 1024 * 1024;
 
 // --- Submissions (API.md §5) -----------------------------------------------------------------
