@@ -62,7 +62,7 @@ std::optional<EvaluationFault> PrefixExpected::evaluate(std::span<const int> pre
   double* kept = &values_[row * problem_.n_v];
   switch (kept_[row]) {
     case Kept::kValue:
-      std::copy_n(kept, problem_.n_v, out);
+      for (std::size_t c = 0; c < problem_.n_v; ++c) out[c] = kept[c];  // a few: no memmove
       return std::nullopt;
     case Kept::kFault:
       return faults_[row];

@@ -21,8 +21,10 @@ class PrefixExpected {
  public:
   PrefixExpected(const Problem& problem, int max_depth);
 
-  // Counts the prefix's last token (the parent's counts must be current).
+  // Counts the prefix's last token (the parent's counts must be current). A window reads no
+  // count, so with its table there is nothing to carry.
   void advance(std::span<const int> prefix) {
+    if (window_ != nullptr) return;
     const std::size_t d = prefix.size();
     int* here = counts_.data() + d * classes_;
     const int* parent = here - classes_;

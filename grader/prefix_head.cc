@@ -191,7 +191,10 @@ const double* PrefixHead::fast_exponentials(std::size_t query) {
 }
 
 const double* PrefixHead::running_sums(int d, std::size_t query) {
-  const auto at = [&](int depth) { return static_cast<std::size_t>(depth) * keys_ + query; };
+  // A query's sums of every depth side by side: a row walks a few depths of one query.
+  const auto at = [&](int depth) {
+    return query * placed_.size() + static_cast<std::size_t>(depth);
+  };
   int from = d;  // the deepest sums still current
   while (from >= 0 && stamp_[at(from)] != placed_[static_cast<std::size_t>(from)]) --from;
   const double* s = scores_of(query);

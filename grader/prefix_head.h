@@ -104,8 +104,8 @@ class PrefixHead {
   std::size_t width_ = 0;              // numbers per running sum: 2 + n_v
   std::vector<double> fast_exps_;      // [query * keys + key]: ê_Q(key)
   std::vector<double> top_;            // per query: M_Q, NaN until its row is made
-  std::vector<double> sums_;           // [(d * keys + query) * width_ …]
-  std::vector<std::uint64_t> stamp_;   // [d * keys + query]: the placing its sums were made at
+  std::vector<double> sums_;           // [(query * max_depth + d) * width_ …]
+  std::vector<std::uint64_t> stamp_;   // [query * max_depth + d]: the placing they were made at
   std::vector<std::uint64_t> placed_;  // per depth: when its token was placed (0: never)
   std::uint64_t placings_ = 0;
   std::size_t shown_ = 0;  // positions placed of the current string
