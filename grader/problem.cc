@@ -136,6 +136,56 @@ TestedSet build_tested_set(const ProblemSpec& p, const std::vector<int>& represe
   return tested;
 }
 
+// Whether `expected` gives a finite vector at every prefix of the exhaustive set, known from
+// one prefix per key of its window (Expected::window): the value depends on the prefix's
+// length and the groups at the positions it reads alone, and the exhaustive set holds every
+// such combination. nullopt when there is no window, or it has more keys than the set has
+// prefixes (then walking is no dearer).
+std::optional<bool> expected_finite_by_window(const Problem& p) {
+  const std::optional<ExpectedWindow>& window = p.expected->window();
+  const int E = p.strings.exhaustive_length;
+  if (!window || E <= 0) return std::nullopt;
+  const std::vector<int>& reps = p.representatives();
+  std::uint64_t keys = 0;
+  std::vector<std::vector<std::size_t>> read(static_cast<std::size_t>(E) + 1);  // per length
+  for (int i = 1; i <= E; ++i) {
+    std::vector<std::size_t>& at = read[static_cast<std::size_t>(i)];  // 0-based, each once
+    for (const int k : window->fixed) {
+      if (k <= i) at.push_back(static_cast<std::size_t>(k - 1));
+    }
+    for (const int c : window->back) {
+      if (c < i) at.push_back(static_cast<std::size_t>(i - 1 - c));
+    }
+    std::sort(at.begin(), at.end());
+    at.erase(std::unique(at.begin(), at.end()), at.end());
+    std::uint64_t here = 1;
+    for (std::size_t n = 0; n < at.size() && here <= p.exhaustive_total(); ++n) {
+      here *= reps.size();
+    }
+    keys += here;
+    if (keys > p.exhaustive_total()) return std::nullopt;
+  }
+  std::vector<double> out(p.n_v);
+  std::vector<int> counts(p.classes.names.size());
+  for (int i = 1; i <= E; ++i) {
+    const std::vector<std::size_t>& at = read[static_cast<std::size_t>(i)];
+    TokenString s(static_cast<std::size_t>(i), reps.front());
+    std::vector<std::size_t> digit(at.size(), 0);  // an odometer over the groups read
+    while (true) {
+      for (std::size_t n = 0; n < at.size(); ++n) s[at[n]] = reps[digit[n]];
+      count_classes(p.classes, s, counts);
+      if (p.expected->evaluate(PrefixFacts{s, counts}, out) ||
+          !std::all_of(out.begin(), out.end(), [](double x) { return std::isfinite(x); })) {
+        return false;
+      }
+      std::size_t n = 0;
+      while (n < digit.size() && ++digit[n] == reps.size()) digit[n++] = 0;
+      if (n == digit.size()) break;
+    }
+  }
+  return true;
+}
+
 // `expected` must give a finite vector at every position of every tested string.
 void check_expected_everywhere(const Problem& p, DefectList& defects) {
   std::vector<double> out(p.n_v);
@@ -144,6 +194,8 @@ void check_expected_everywhere(const Problem& p, DefectList& defects) {
   // itself is tested); the message names the string an instructor can find in the set.
   const auto check = [&](PrefixExpected& expected, std::span<const int> prefix,
                          std::span<const int> whole) {
+    // The first fault in walk order is the one named: after it the walk only winds down.
+    if (problem_found) return false;
     const auto fault = expected.extend(prefix, out.data());
     // Only spelled out when something is wrong: this runs on every tested prefix.
     const auto where = [&] {
@@ -167,7 +219,9 @@ void check_expected_everywhere(const Problem& p, DefectList& defects) {
   };
   const int E = p.strings.exhaustive_length;
   const std::optional<std::vector<int>> fixed = p.expected->fixed_positions();
-  if (!fixed) {
+  if (const std::optional<bool> finite = expected_finite_by_window(p)) {
+    if (!*finite) walk_all();  // for the message: the first such string in walk order
+  } else if (!fixed) {
     walk_all();  // `at` reads a position that varies: nothing to share
   } else {
     // The value at a prefix depends only on its class counts, its length, its last token

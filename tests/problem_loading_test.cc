@@ -451,6 +451,20 @@ TEST(ProblemLoading, ExpectedDividingByZeroDeepInTheSetNamesTheFirstStringInTest
                                  "               ^"});
 }
 
+TEST(ProblemLoading, ExpectedReadingAWindowThatDividesByZeroNamesTheFirstStringInTestOrder) {
+  // pos − 3 + at(pos − 1, consonant) is 0 at position 3 after a vowel, and at position 2
+  // after a consonant. The set is proven one prefix per window key (length, letter before),
+  // and the fault is named as the walk meets it: "aaa" (after "a" and "aa").
+  auto p = tiny_problem();
+  p["expected"] = "1 / (pos - 3 + at(pos - 1, consonant))";
+  p["strings"] = Json::parse(R"({"max_length": 4})");
+  p["reference"]["W_V"] = Json::parse("[[0, 0]]");
+  EXPECT_EQ(defects_of(p), Lines{"tiny.json: expected: divides by zero on the tested string "
+                                 "\"aaa\" at position 3\n"
+                                 "  1 / (pos - 3 + at(pos - 1, consonant))\n"
+                                 "    ^"});
+}
+
 TEST(ProblemLoading, ExpectedDividingByZeroOnlyOnAnExample) {
   // No exhaustive set: the examples alone are tested, and the message names the whole
   // example ("bb"), not the prefix where the division fails.
