@@ -69,7 +69,15 @@ struct Expected::Program {
 };
 
 namespace expected_program {
-// Expected::window() of a program (grader/expected_window.cc).
+// What a program reads of a prefix (grader/expected_window.cc): the positions `at` reads as
+// constants (fixed) and as pos minus a constant (back), whether `is` reads the last token,
+// whether anything reads a class count, and whether some `at` reads any other position.
+struct ProgramReads {
+  std::vector<int> fixed, back;  // ascending, each once
+  bool last = false, counts = false, other = false;
+};
+ProgramReads reads_of(const Expected::Program& program);
+// Expected::window() of a program: its reads when they are only positions, `is` as back 0.
 std::optional<ExpectedWindow> window_of(const Expected::Program& program);
 }  // namespace expected_program
 

@@ -1,7 +1,8 @@
-// Expected::window(): which positions a compiled `expected` program reads (expected.h), found
-// by running it once over abstract values: a number known when the program is compiled, the
-// position plus a whole number, or anything else. Only `at`'s position argument needs them;
-// every other value may be "anything".
+// Which positions a compiled `expected` program reads (Expected::window and
+// Expected::fixed_positions, expected.h), found by running it once over abstract values: a
+// number known when the program is compiled (the same operations on the same numbers as a
+// run), the position plus a whole number, or anything else. Only `at`'s position argument
+// needs them; every other value may be "anything".
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -30,9 +31,9 @@ Abstract pos_plus(double x) { return whole(x) ? Abstract{Abstract::kPosPlus, x} 
 
 }  // namespace
 
-std::optional<ExpectedWindow> window_of(const Expected::Program& p) {
+ProgramReads reads_of(const Expected::Program& p) {
   std::vector<Abstract> slot(p.slot_count);
-  ExpectedWindow window;
+  ProgramReads reads;
   const auto both = [&](const Instruction& in, auto op) {
     const Abstract a = slot[in.a], b = slot[in.b];
     slot[in.dst] = a.kind == Abstract::kConstant && b.kind == Abstract::kConstant
@@ -49,25 +50,27 @@ std::optional<ExpectedWindow> window_of(const Expected::Program& p) {
         r = pos_plus(0);
         break;
       case Op::kIs:
-        window.back.push_back(0);
+        reads.last = true;
         r = {};
         break;
       case Op::kAny:
       case Op::kAll:
       case Op::kCount:
       case Op::kMean:
-        return std::nullopt;  // reads a class count
+        reads.counts = true;
+        r = {};
+        break;
       case Op::kAt: {
         const Abstract k = slot[in.a];
         // Mirrors evaluate's test: a k that is not a whole number in 1 … i reads no token.
         if (k.kind == Abstract::kConstant) {
           if (k.x >= 1 && k.x <= static_cast<double>(limits::kMaxStringLength) && whole(k.x)) {
-            window.fixed.push_back(static_cast<int>(k.x));
+            reads.fixed.push_back(static_cast<int>(k.x));
           }
         } else if (k.kind == Abstract::kPosPlus) {
-          if (k.x <= 0) window.back.push_back(static_cast<int>(-k.x));
+          if (k.x <= 0) reads.back.push_back(static_cast<int>(-k.x));
         } else {
-          return std::nullopt;  // a position that is neither
+          reads.other = true;  // a position that is neither
         }
         r = {};
         break;
@@ -149,11 +152,20 @@ std::optional<ExpectedWindow> window_of(const Expected::Program& p) {
       }
     }
   }
-  for (auto* positions : {&window.fixed, &window.back}) {
+  for (auto* positions : {&reads.fixed, &reads.back}) {
     std::sort(positions->begin(), positions->end());
     positions->erase(std::unique(positions->begin(), positions->end()), positions->end());
   }
-  return window;
+  return reads;
+}
+
+std::optional<ExpectedWindow> window_of(const Expected::Program& p) {
+  ProgramReads reads = reads_of(p);
+  if (reads.counts || reads.other) return std::nullopt;
+  if (reads.last && (reads.back.empty() || reads.back.front() != 0)) {
+    reads.back.insert(reads.back.begin(), 0);
+  }
+  return ExpectedWindow{std::move(reads.fixed), std::move(reads.back)};
 }
 
 }  // namespace headgrader::expected_program

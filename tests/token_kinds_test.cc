@@ -68,24 +68,9 @@ struct PositionProblems {
   }();
   // The previous letter, with W_P's columns all different (j and j²): nothing compresses.
   Problem previous = [] {
-    nlohmann::json j = bundled_json("first-position");
-    j["id"] = "previous";
-    j["W_E"].push_back(std::vector<int>(26, 0));  // a fourth feature: j²
-    nlohmann::json W_P = nlohmann::json::array();
-    for (int f = 0; f < 4; ++f) W_P.push_back(nlohmann::json::array());
-    for (int i = 1; i <= 9; ++i) {
-      W_P[0].push_back(0);
-      W_P[1].push_back(0);
-      W_P[2].push_back(i);
-      W_P[3].push_back(i * i);
-    }
-    j["W_P"] = W_P;
-    j["expected"] = "pos == 1 ? [is(consonant), 0] : [at(pos - 1, consonant), 0]";
-    j["strings"] = {{"max_length", 9}, {"exhaustive_length", 9}, {"random", 20}, {"seed", 4}};
-    // score(i, j) = 10 (2(i − 1) j − j²): largest at j = i − 1, by 10 over its neighbours.
-    j["reference"] = {{"W_q", {{-20, -20, 20, 0}, {-10, -10, 0, 0}}},
-                      {"W_k", {{0, 0, 1, 0}, {0, 0, 0, 1}}},
-                      {"W_V", {{0, 1, 0, 0}, {0, 0, 0, 0}}}};
+    nlohmann::json j = testing::previous_letter_problem(9);
+    j["strings"]["random"] = 20;
+    j["strings"]["seed"] = 4;
     return loaded_or_abort(j);
   }();
   // first-position without the mask: position 1 is seen from everywhere all the same.
