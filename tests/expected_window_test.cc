@@ -50,6 +50,19 @@ TEST(ExpectedWindow, NamesTheFixedPositionsAndTheDistancesBackThatAtAndIsRead) {
   }
 }
 
+TEST(ExpectedWindow, FixedPositionsComeFromTheSameReadsAndIgnoreAtsPastTheEnd) {
+  ClassTable classes{{"vowel", "consonant"}, {{true, false, true}, {false, true, false}}, 3};
+  const auto fixed = [&](const std::string& source) {
+    auto parsed = parse_expected(source, classes);
+    return std::get<Expected>(parsed).fixed_positions();
+  };
+  EXPECT_EQ(fixed("at(2, vowel) + count(vowel) + is(vowel)"), std::vector<int>{2});
+  // at(pos + 1, C) is always past the last token: it reads nothing.
+  EXPECT_EQ(fixed("at(pos + 1, vowel) + at(3 - 2, vowel)"), std::vector<int>{1});
+  EXPECT_FALSE(fixed("at(pos - 1, vowel)"));
+  EXPECT_FALSE(fixed("at(count(vowel), vowel)"));
+}
+
 // consonant-anywhere with `expected` replaced (a 2-vector) and a tolerance any head meets.
 Problem with_expected(const std::string& source, int max_length) {
   nlohmann::json j = testing::bundled_json("consonant-anywhere");
