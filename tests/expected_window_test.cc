@@ -45,7 +45,8 @@ TEST(ExpectedWindow, NamesTheFixedPositionsAndTheDistancesBackThatAtAndIsRead) {
   // A branch between two positions, a multiple of pos, a fraction off pos, a class count.
   for (const char* source :
        {"at(pos == 1 ? 1 : pos - 1, vowel)", "at(2 * pos, vowel)", "at(pos - 0.5, vowel)",
-        "count(vowel) + at(1, vowel)", "mean(consonant)", "any(vowel) ? 1 : 0", "all(vowel)"}) {
+        "at(pos - 1e-17, vowel)", "count(vowel) + at(1, vowel)", "mean(consonant)",
+        "any(vowel) ? 1 : 0", "all(vowel)"}) {
     EXPECT_FALSE(window_of_source(source)) << source;
   }
 }
@@ -106,6 +107,8 @@ TEST(PrefixExpected, AWindowsTableGivesTheProgramsBitsAndFaultsOnEveryPrefix) {
       "[at(pos + 1 - 3, consonant), at(2, vowel) - 0.1 * pos]",
       "[1 / (pos - 3), at(pos, consonant)]",     // faults at position 3 only
       "[at(pos == 1 ? 1 : pos - 1, vowel), 0]",  // no window: every prefix evaluated
+      // pos − 1e-17 rounds back to pos: it reads the last token, so it stops the window.
+      "[at(pos - 1e-17, consonant), at(pos + 1 - 1e-17, vowel)]",
       "[mean(consonant), at(1, vowel)]",
   };
   for (const std::string& source : sources) {
