@@ -248,9 +248,13 @@ void check_expected_everywhere(const Problem& p, DefectList& defects) {
       walk_all();
     }
   }
+  // One walker for every extra string (each from its first token, so its counts restart),
+  // not one per string: with a window, each would fill a table of its own.
+  std::size_t longest = 0;
+  for (const auto& s : p.extra_strings()) longest = std::max(longest, s.size());
+  PrefixExpected expected(p, static_cast<int>(longest));
   for (const auto& s : p.extra_strings()) {
     if (problem_found) break;
-    PrefixExpected expected(p, static_cast<int>(s.size()));
     for (std::size_t i = 1; i <= s.size() && !problem_found; ++i) {
       check(expected, std::span<const int>(s.data(), i), s);
     }
