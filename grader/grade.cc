@@ -14,6 +14,7 @@
 #include "prefix_expected.h"
 #include "prefix_judge.h"
 #include "prefix_walk.h"
+#include "row_verdict.h"
 
 namespace headgrader {
 namespace {
@@ -54,19 +55,19 @@ double string_error(const Problem& problem, const HeadWeights& weights, const To
   for (Eigen::Index i = 0; i < out.rows(); ++i) {
     for (Eigen::Index c = 0; c < out.cols(); ++c) {
       const double error = std::fabs(out(i, c) - want(i, c));
-      worst = std::isnan(error) || std::isnan(worst) ? std::nan("") : std::max(worst, error);
+      worst = worst_of(worst, error);
     }
   }
   return worst;
 }
 
-// The worst error over every tested string, each run on its own: the margin of a passing
-// head when no judge saw every row (grade_each_string, a head that is not causal).
+// The worst error over every tested string, each run on its own: grade_each_string's margin
+// of a passing head (grade's judges note it as they go).
 double worst_error_each_string(const Problem& problem, const HeadWeights& weights) {
   double worst = 0;
   const auto note = [&](const TokenString& s) {
     const double error = string_error(problem, weights, s);
-    worst = std::isnan(error) || std::isnan(worst) ? std::nan("") : std::max(worst, error);
+    worst = worst_of(worst, error);
   };
   walk_prefixes(problem.representatives(), problem.strings.exhaustive_length,
                 [&](std::span<const int> prefix) {
@@ -85,8 +86,7 @@ Failure describe_failure(const Problem& problem, const HeadWeights& weights, Tok
   for (Eigen::Index i = 0; i < f.expected.rows(); ++i) {
     for (Eigen::Index c = 0; c < f.expected.cols(); ++c) {
       const double error = std::fabs(f.trace.output(i, c) - f.expected(i, c));
-      f.max_error = std::isnan(error) || std::isnan(f.max_error) ? std::nan("")
-                                                                 : std::max(f.max_error, error);
+      f.max_error = worst_of(f.max_error, error);
     }
   }
   f.input = std::move(s);

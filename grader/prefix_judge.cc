@@ -143,7 +143,7 @@ class PrefixJudge::Impl {
   }
   void note_error(const double* expected) {
     const double error = row_error(out_, expected, p_.n_v);
-    worst_ = std::isnan(error) || std::isnan(worst_) ? NAN : std::max(worst_, error);
+    worst_ = worst_of(worst_, error);
   }
 
  public:

@@ -31,13 +31,16 @@ inline Verdict judge(const double* out, const double* expected, std::size_t n_v,
   return verdict;
 }
 
+// The larger of a worst error so far and a new one, NaN once either is NaN (a NaN row is the
+// worst there is, and std::max would drop it).
+inline double worst_of(double worst, double error) {
+  return std::isnan(error) || std::isnan(worst) ? NAN : std::max(worst, error);
+}
+
 // max |out − expected| over the row's components (NaN when one is NaN): what a margin reports.
 inline double row_error(const double* out, const double* expected, std::size_t n_v) {
   double worst = 0;
-  for (std::size_t c = 0; c < n_v; ++c) {
-    const double error = std::fabs(out[c] - expected[c]);
-    worst = std::isnan(error) || std::isnan(worst) ? NAN : std::max(worst, error);
-  }
+  for (std::size_t c = 0; c < n_v; ++c) worst = worst_of(worst, std::fabs(out[c] - expected[c]));
   return worst;
 }
 

@@ -28,7 +28,7 @@ void UnmaskedJudge::expected_rows(std::span<const int> s) {
 
 void UnmaskedJudge::note_error(const double* out, const double* expected) {
   const double error = row_error(out, expected, p_.n_v);
-  worst_ = std::isnan(error) || std::isnan(worst_) ? NAN : std::max(worst_, error);
+  worst_ = worst_of(worst_, error);
 }
 
 bool UnmaskedJudge::exactly_passes(std::span<const int> s) {
