@@ -1,11 +1,16 @@
 #include "group_committer.h"
 
+#include <algorithm>
 #include <exception>
 
 namespace headgrader::store {
 
-GroupCommitter::GroupCommitter(BatchWriter writer, std::size_t max_batch)
-    : writer_(std::move(writer)), max_batch_(max_batch), thread_([this] { run(); }) {}
+GroupCommitter::GroupCommitter(BatchWriter writer, std::size_t max_batch, std::size_t lanes)
+    : writer_(std::move(writer)), max_batch_(max_batch) {
+  for (std::size_t lane = 0; lane < std::max<std::size_t>(lanes, 1); ++lane) {
+    threads_.emplace_back([this, lane] { run(lane); });
+  }
+}
 
 GroupCommitter::~GroupCommitter() { close(); }
 
@@ -30,14 +35,16 @@ void GroupCommitter::close() {
   {
     const std::lock_guard lock(mutex_);
     closing_ = true;
-    queued_.notify_one();
+    queued_.notify_all();
   }
-  if (thread_.joinable() && thread_.get_id() != std::this_thread::get_id()) thread_.join();
+  for (std::thread& thread : threads_) {
+    if (thread.joinable() && thread.get_id() != std::this_thread::get_id()) thread.join();
+  }
 }
 
 // No waiting for more to arrive: while one batch is written, the next one gathers by itself,
 // so a lone grading is written at once and a busy server gets large batches.
-void GroupCommitter::run() {
+void GroupCommitter::run(std::size_t lane) {
   for (;;) {
     std::vector<PendingCommit> batch;
     {
@@ -53,7 +60,7 @@ void GroupCommitter::run() {
     }
     Result<std::vector<CommitOutcome>> written = store_error("the store failed to write");
     try {
-      written = writer_(batch);
+      written = writer_(lane, batch);
     } catch (const std::exception& e) {
       written = store_error(std::string("the store failed to write: ") + e.what());
     }

@@ -1,7 +1,12 @@
-// Group commit: the gradings that wait to be written are taken together by one committer
-// thread and written in one transaction, so that many io threads share one sync of the disk
-// instead of queueing for one each. Each caller gets its own outcome through its callback,
-// called on the committer thread once the batch's transaction has committed (or failed).
+// Group commit: the gradings that wait to be written are taken together by a committer thread
+// and written in one transaction, so that many io threads share one sync of the disk instead
+// of queueing for one each. Each caller gets its own outcome through its callback, called on
+// the committer thread once the batch's transaction has committed (or failed).
+//
+// With more than one lane, that many committer threads each take a batch of their own, so
+// that one batch is written while another waits for its sync (a database that lets writers
+// overlap, as PostgreSQL does; SQLite has one writer and one lane). Batches of different
+// lanes commit in either order; each record's outcome is its own batch's.
 // Thread-safety: submit(), counters() and close() may be called from any thread.
 #pragma once
 
@@ -26,12 +31,13 @@ struct PendingCommit {
 
 class GroupCommitter {
  public:
-  // Writes a whole batch in one transaction: one outcome per commit, in order, or one error
-  // for all (nothing written).
-  using BatchWriter =
-      std::function<Result<std::vector<CommitOutcome>>(std::vector<PendingCommit>&)>;
+  // Writes a whole batch in one transaction on lane `lane` (0 .. lanes - 1; a lane is one
+  // thread, so whatever the writer keeps per lane, such as a connection, is that thread's
+  // alone): one outcome per commit, in order, or one error for all (nothing written).
+  using BatchWriter = std::function<Result<std::vector<CommitOutcome>>(
+      std::size_t lane, std::vector<PendingCommit>&)>;
 
-  GroupCommitter(BatchWriter writer, std::size_t max_batch);
+  GroupCommitter(BatchWriter writer, std::size_t max_batch, std::size_t lanes = 1);
   ~GroupCommitter();  // close()
   GroupCommitter(const GroupCommitter&) = delete;
   GroupCommitter& operator=(const GroupCommitter&) = delete;
@@ -39,11 +45,11 @@ class GroupCommitter {
   // After close(), `done` is called at once with store_unavailable.
   void submit(PendingCommit commit);
   CommitCounters counters() const;
-  // Writes what is queued, then stops the thread. Idempotent.
+  // Writes what is queued, then stops the threads. Idempotent.
   void close();
 
  private:
-  void run();
+  void run(std::size_t lane);
 
   const BatchWriter writer_;
   const std::size_t max_batch_;
@@ -52,7 +58,7 @@ class GroupCommitter {
   std::deque<PendingCommit> queue_;
   bool closing_ = false;
   CommitCounters counters_;
-  std::thread thread_;  // last: starts once the rest is built
+  std::vector<std::thread> threads_;  // last: they start once the rest is built
 };
 
 }  // namespace headgrader::store

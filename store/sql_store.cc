@@ -10,6 +10,7 @@
 #include "headgrader/limits.h"
 #include "migrations.h"
 #include "postgres_connection.h"
+#include "sqlite_connection.h"
 
 namespace headgrader::store {
 namespace {
@@ -155,13 +156,19 @@ Result<std::unique_ptr<SubmissionStore>> SqlStore::open(Dialect dialect,
 
 SqlStore::SqlStore(Dialect dialect, ConnectionPool::Opener opener,
                    std::unique_ptr<SqlConnection> committer_connection)
-    : dialect_(dialect),
-      opener_(opener),
-      pool_(std::move(opener), limits::kStorePoolConnections),
-      committer_connection_(std::move(committer_connection)),
-      committer_(std::make_unique<GroupCommitter>(
-          [this](std::vector<PendingCommit>& batch) { return write_batch(batch); },
-          limits::kMaxCommitBatch)) {}
+    : dialect_(dialect), opener_(opener), pool_(std::move(opener), limits::kStorePoolConnections) {
+  // SQLite has one writer at a time: a second lane would only wait for the first's lock.
+  const std::size_t lanes = dialect == Dialect::kSqlite ? 1 : limits::kPostgresCommitterLanes;
+  if (dialect == Dialect::kSqlite) checkpointer_ = std::make_unique<WalCheckpointer>(opener_);
+  committer_connections_.resize(lanes);
+  committer_connections_[0] = std::move(committer_connection);
+  (void)ready_committer_connection(0);  // opened already: cannot fail
+  committer_ = std::make_unique<GroupCommitter>(
+      [this](std::size_t lane, std::vector<PendingCommit>& batch) {
+        return write_batch(lane, batch);
+      },
+      limits::kMaxCommitBatch, lanes);
+}
 
 SqlStore::~SqlStore() { close(); }
 
@@ -172,32 +179,56 @@ void SqlStore::commit(SubmissionRecord record, std::optional<PassbackRequest> pa
   committer_->submit({std::move(record), std::move(passback), std::move(done)});
 }
 
-Result<std::vector<CommitOutcome>> SqlStore::write_batch(std::vector<PendingCommit>& batch) {
-  if (committer_connection_ == nullptr || committer_connection_->broken()) {
-    committer_connection_.reset();
+Result<bool> SqlStore::ready_committer_connection(std::size_t lane) {
+  std::unique_ptr<SqlConnection>& connection = committer_connections_[lane];
+  if (connection == nullptr || connection->broken()) {
+    connection.reset();
     Result<std::unique_ptr<SqlConnection>> opened = opener_();
     if (!opened) return opened.error();
-    committer_connection_ = std::move(opened).value();
+    connection = std::move(opened).value();
   }
-  Result<std::vector<CommitOutcome>> written = write_batch_once(batch);
-  // PostgreSQL may still pick this batch as a deadlock's victim (another server's batch took
-  // the same idempotency keys): once more, now that the other has committed.
-  const auto* pg = dynamic_cast<const PostgresConnection*>(committer_connection_.get());
+  auto* sqlite = dynamic_cast<SqliteConnection*>(connection.get());
+  if (sqlite != nullptr && checkpointer_ != nullptr && !sqlite->checkpoints_elsewhere()) {
+    sqlite->checkpoint_elsewhere(
+        [checkpointer = checkpointer_.get()](int pages) { checkpointer->wal_grew(pages); });
+  }
+  return true;
+}
+
+Result<std::vector<CommitOutcome>> SqlStore::write_batch(std::size_t lane,
+                                                         std::vector<PendingCommit>& batch) {
+  if (auto ready = ready_committer_connection(lane); !ready) return ready.error();
+  std::unique_ptr<SqlConnection>& connection = committer_connections_[lane];
+  Result<std::vector<CommitOutcome>> written = write_batch_once(*connection, batch);
+  // PostgreSQL may still pick this batch as a deadlock's victim (another lane's or another
+  // server's batch took the same idempotency keys): once more, now that the other has
+  // committed.
+  const auto* pg = dynamic_cast<const PostgresConnection*>(connection.get());
   if (!written && pg != nullptr &&
       (pg->last_sqlstate() == "40P01" || pg->last_sqlstate() == "40001")) {
-    written = write_batch_once(batch);
+    written = write_batch_once(*connection, batch);
   }
   return written;
 }
 
-Result<std::vector<CommitOutcome>> SqlStore::write_batch_once(std::vector<PendingCommit>& batch) {
-  SqlConnection& db = *committer_connection_;
-  if (auto r = db.exec_script(dialect_ == Dialect::kSqlite ? "BEGIN IMMEDIATE" : "BEGIN"); !r) {
-    return r.error();
+Result<std::vector<CommitOutcome>> SqlStore::write_batch_once(SqlConnection& db,
+                                                              std::vector<PendingCommit>& batch) {
+  // A PostgreSQL batch without passbacks is one INSERT, and a statement outside BEGIN is a
+  // transaction of its own: one round trip to the server instead of three (BEGIN, INSERT,
+  // COMMIT), each of which waits for the server's process to get a core. The records it did
+  // not write lost their idempotency key to one already committed, so reading those after it
+  // is as good as reading them inside it.
+  const bool one_statement =
+      dialect_ == Dialect::kPostgres &&
+      std::none_of(batch.begin(), batch.end(), [](const PendingCommit& c) { return c.passback; });
+  if (!one_statement) {
+    if (auto r = db.exec_script(dialect_ == Dialect::kSqlite ? "BEGIN IMMEDIATE" : "BEGIN"); !r) {
+      return r.error();
+    }
   }
   std::vector<CommitOutcome> outcomes(batch.size());
   const auto fail = [&](const Error& error) -> Result<std::vector<CommitOutcome>> {
-    (void)db.exec_script("ROLLBACK");
+    if (!one_statement) (void)db.exec_script("ROLLBACK");
     return error;
   };
   // Pass 1: every record in one multi-row INSERT (one round trip to PostgreSQL, not one a
@@ -245,7 +276,9 @@ Result<std::vector<CommitOutcome>> SqlStore::write_batch_once(std::vector<Pendin
     }
     outcomes[i] = {true, record};
   }
-  if (auto r = db.exec_script("COMMIT"); !r) return fail(r.error());
+  if (!one_statement) {
+    if (auto r = db.exec_script("COMMIT"); !r) return fail(r.error());
+  }
   return outcomes;
 }
 

@@ -1,7 +1,8 @@
 // SubmissionStore over any SqlConnection (SQLite or PostgreSQL): the same statements, the same
 // migrations and the same group commit for both, with the few dialect differences in place
-// (SQLite's BEGIN IMMEDIATE, PostgreSQL's FOR UPDATE SKIP LOCKED and deadlock retry). The
-// committer thread has a connection of its own; everything else borrows from a pool.
+// (SQLite's BEGIN IMMEDIATE, PostgreSQL's FOR UPDATE SKIP LOCKED, deadlock retry and more
+// than one committer lane). Each committer thread has a connection of its own; everything
+// else borrows from a pool.
 // Thread-safety: as SubmissionStore.
 #pragma once
 
@@ -11,6 +12,7 @@
 #include "connection_pool.h"
 #include "group_committer.h"
 #include "submission_store.h"
+#include "wal_checkpointer.h"
 
 namespace headgrader::store {
 
@@ -58,8 +60,13 @@ class SqlStore final : public SubmissionStore {
   SqlStore(Dialect dialect, ConnectionPool::Opener opener,
            std::unique_ptr<SqlConnection> committer_connection);
 
-  Result<std::vector<CommitOutcome>> write_batch(std::vector<PendingCommit>& batch);
-  Result<std::vector<CommitOutcome>> write_batch_once(std::vector<PendingCommit>& batch);
+  // A committer lane's connection, (re)opened: with SQLite, its WAL checkpoints left to
+  // checkpointer_.
+  Result<bool> ready_committer_connection(std::size_t lane);
+  Result<std::vector<CommitOutcome>> write_batch(std::size_t lane,
+                                                 std::vector<PendingCommit>& batch);
+  Result<std::vector<CommitOutcome>> write_batch_once(SqlConnection& db,
+                                                      std::vector<PendingCommit>& batch);
   // One statement on a pooled connection.
   Result<std::vector<SqlRow>> run(std::string_view sql, const std::vector<SqlValue>& params);
   Result<std::optional<SubmissionRecord>> find_one(std::string_view where,
@@ -71,8 +78,10 @@ class SqlStore final : public SubmissionStore {
   const Dialect dialect_;
   const ConnectionPool::Opener opener_;
   ConnectionPool pool_;
-  std::unique_ptr<SqlConnection> committer_connection_;  // the committer thread's alone
-  std::unique_ptr<GroupCommitter> committer_;            // last: its thread uses the rest
+  std::unique_ptr<WalCheckpointer> checkpointer_;  // SQLite only
+  // One a committer lane, each that lane's thread's alone (the first is the one that migrated).
+  std::vector<std::unique_ptr<SqlConnection>> committer_connections_;
+  std::unique_ptr<GroupCommitter> committer_;  // last: its threads use the rest
 };
 
 // Row decoding shared by the store's files.

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -28,6 +29,12 @@ class SqliteConnection final : public SqlConnection {
   Result<bool> exec_script(std::string_view sql) override;
   bool broken() const override { return false; }
 
+  // Leaves WAL checkpoints to someone else (store/wal_checkpointer.h): after each commit of
+  // this connection, `wal_grew` is told how many pages the WAL holds, and this connection
+  // checkpoints by itself only past limits::kSqliteCommitterCheckpointPages.
+  void checkpoint_elsewhere(std::function<void(int pages)> wal_grew);
+  bool checkpoints_elsewhere() const { return static_cast<bool>(wal_grew_); }
+
  private:
   explicit SqliteConnection(sqlite3* db) : db_(db) {}
   Error error(std::string_view what) const;
@@ -40,6 +47,7 @@ class SqliteConnection final : public SqlConnection {
     std::vector<int> index_of;  // index_of[k] is the bind index of "$k+1", 0 when unused
   };
   std::unordered_map<std::string, Prepared> statements_;
+  std::function<void(int)> wal_grew_;
 };
 
 }  // namespace headgrader::store

@@ -166,7 +166,15 @@ inline constexpr std::size_t kMaxCommitBatch = 256;
 // How long a SQLite write waits for another writer (another server on the same file) before
 // the store reports itself unavailable.
 inline constexpr std::chrono::milliseconds kStoreBusyTimeout{5000};
-// Connections a store opens at most for reads and small writes, beside the committer's own.
+// PostgreSQL: committer threads, each with its connection and a batch of its own, so that one
+// batch's rows are written while the one before waits for its sync (docs/benchmarks-store.md).
+inline constexpr std::size_t kPostgresCommitterLanes = 2;
+// SQLite: the WAL is copied back into the database file by a thread of its own once a commit
+// leaves this many pages in it (SQLite's own default); the committer does it by itself only
+// past the second figure, should that thread fall far behind (store/wal_checkpointer.h).
+inline constexpr int kSqliteCheckpointPages = 1000;
+inline constexpr int kSqliteCommitterCheckpointPages = 16000;
+// Connections a store opens at most for reads and small writes, beside the committers' own.
 inline constexpr std::size_t kStorePoolConnections = 8;
 // PostgreSQL: connecting, and any one statement, give up after these.
 inline constexpr std::chrono::seconds kPostgresConnectTimeout{5};
