@@ -20,7 +20,11 @@ one() {  # name, store URL
   STORE="$2" "$here/http_bench.sh" "$server" | tee "$tmp/$1.txt"
   awk '/^store:/ { printf "mean batch: %.1f gradings per transaction\n", $2 / $6 }' "$tmp/$1.txt"
 }
-rps() { sed -n 's/^grade .*requests_per_s=\([0-9.]*\).*/\1/p' "$tmp/$1.txt" | head -1; }
+# The median of the rounds when there were several (http_bench.sh prints it last), else the run.
+rps() {
+  { sed -n 's/^median of .* requests_per_s grade=\([0-9.]*\).*/\1/p' "$tmp/$1.txt"
+    sed -n 's/^grade .*requests_per_s=\([0-9.]*\).*/\1/p' "$tmp/$1.txt"; } | head -1
+}
 
 one none none
 one sqlite "sqlite:$tmp/bench.db"
