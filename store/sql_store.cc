@@ -213,14 +213,17 @@ Result<std::vector<CommitOutcome>> SqlStore::write_batch(std::size_t lane,
 
 Result<std::vector<CommitOutcome>> SqlStore::write_batch_once(SqlConnection& db,
                                                               std::vector<PendingCommit>& batch) {
-  // A PostgreSQL batch without passbacks is one INSERT, and a statement outside BEGIN is a
-  // transaction of its own: one round trip to the server instead of three (BEGIN, INSERT,
-  // COMMIT), each of which waits for the server's process to get a core. The records it did
-  // not write lost their idempotency key to one already committed, so reading those after it
-  // is as good as reading them inside it.
+  // A PostgreSQL batch without passbacks or idempotency keys is one INSERT, and a statement
+  // outside BEGIN is a transaction of its own: one round trip to the server instead of three
+  // (BEGIN, INSERT, COMMIT), each of which waits for the server's process to get a core.
+  // Without keys every record is written, so nothing is left to fail once it has committed
+  // (with keys, reading a lost race's winner could fail after the others were committed, and
+  // the batch's one error would then answer 503 for records that are kept).
   const bool one_statement =
       dialect_ == Dialect::kPostgres &&
-      std::none_of(batch.begin(), batch.end(), [](const PendingCommit& c) { return c.passback; });
+      std::none_of(batch.begin(), batch.end(), [](const PendingCommit& c) {
+        return c.passback.has_value() || c.record.idempotency.has_value();
+      });
   if (!one_statement) {
     if (auto r = db.exec_script(dialect_ == Dialect::kSqlite ? "BEGIN IMMEDIATE" : "BEGIN"); !r) {
       return r.error();
