@@ -219,11 +219,10 @@ Result<std::vector<CommitOutcome>> SqlStore::write_batch_once(SqlConnection& db,
   // Without keys every record is written, so nothing is left to fail once it has committed
   // (with keys, reading a lost race's winner could fail after the others were committed, and
   // the batch's one error would then answer 503 for records that are kept).
-  const bool one_statement =
-      dialect_ == Dialect::kPostgres &&
-      std::none_of(batch.begin(), batch.end(), [](const PendingCommit& c) {
-        return c.passback.has_value() || c.record.idempotency.has_value();
-      });
+  const bool one_statement = dialect_ == Dialect::kPostgres &&
+                             std::none_of(batch.begin(), batch.end(), [](const PendingCommit& c) {
+                               return c.passback.has_value() || c.record.idempotency.has_value();
+                             });
   if (!one_statement) {
     if (auto r = db.exec_script(dialect_ == Dialect::kSqlite ? "BEGIN IMMEDIATE" : "BEGIN"); !r) {
       return r.error();
