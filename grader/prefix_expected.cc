@@ -8,6 +8,8 @@ namespace headgrader {
 
 PrefixExpected::PrefixExpected(const Problem& problem, int max_depth)
     : problem_(problem),
+      n_v_(problem.n_v),
+      group_of_(problem.group_of()),
       classes_(problem.classes.names.size()),
       member_(problem.alphabet_chars.size() * classes_),
       counts_((static_cast<std::size_t>(max_depth) + 1) * classes_, 0) {
@@ -31,23 +33,6 @@ PrefixExpected::PrefixExpected(const Problem& problem, int max_depth)
   faults_.resize(rows);
 }
 
-std::size_t PrefixExpected::window_key(std::span<const int> prefix) const {
-  const std::size_t i = prefix.size();
-  const auto group = [&](std::size_t position) {  // 1-based; 0 where there is no token
-    return position >= 1 && position <= i
-               ? static_cast<std::size_t>(
-                     problem_.group_of()[static_cast<std::size_t>(prefix[position - 1])])
-               : 0;
-  };
-  std::size_t row = i - 1;
-  for (const int k : window_->fixed) row = row * groups_ + group(static_cast<std::size_t>(k));
-  for (const int c : window_->back) {
-    row = row * groups_ +
-          (static_cast<std::size_t>(c) < i ? group(i - static_cast<std::size_t>(c)) : 0);
-  }
-  return row;
-}
-
 std::optional<EvaluationFault> PrefixExpected::run(std::span<const int> prefix, double* out) {
   ++programs_run_;
   const int* here = counts_.data() + prefix.size() * classes_;
@@ -55,14 +40,15 @@ std::optional<EvaluationFault> PrefixExpected::run(std::span<const int> prefix, 
                                      std::span<double>(out, problem_.n_v));
 }
 
-std::optional<EvaluationFault> PrefixExpected::evaluate(std::span<const int> prefix, double* out) {
+std::optional<EvaluationFault> PrefixExpected::evaluate_slowly(std::span<const int> prefix,
+                                                               double* out) {
   if (window_ == nullptr) return run(prefix, out);
   // The same key, the same inputs to every instruction: the same numbers, or the same fault.
   const std::size_t row = window_key(prefix);
   double* kept = &values_[row * problem_.n_v];
   switch (kept_[row]) {
     case Kept::kValue:
-      for (std::size_t c = 0; c < problem_.n_v; ++c) out[c] = kept[c];  // a few: no memmove
+      std::copy_n(kept, problem_.n_v, out);
       return std::nullopt;
     case Kept::kFault:
       return faults_[row];

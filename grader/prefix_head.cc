@@ -190,33 +190,52 @@ const double* PrefixHead::fast_exponentials(std::size_t query) {
   return e;
 }
 
-const double* PrefixHead::running_sums(int d, std::size_t query) {
-  // A query's sums of every depth side by side: a row walks a few depths of one query.
-  const auto at = [&](int depth) {
-    return query * placed_.size() + static_cast<std::size_t>(depth);
-  };
-  int from = d;  // the deepest sums still current
-  while (from >= 0 && stamp_[at(from)] != placed_[static_cast<std::size_t>(from)]) --from;
-  const double* s = scores_of(query);
-  const double* e = fast_exponentials(query);
-  const std::size_t n_v = width_ - 2;
+namespace {
+
+// One query's running sums at depths from + 1 … d, each its parent's plus the key at that
+// depth: {maximum score, Z, N_1 … N_{n_v}} (see PrefixHead::running_sums). N > 0 fixes n_v at
+// compile time (the handout's heads have 1 or 2 value components), 0 reads it from n_v.
+template <std::size_t N>
+void add_steps(int from, int d, std::size_t n_v, double* sums, std::size_t width,
+               const std::size_t* key_at, const double* s, const double* e, const double* key_V,
+               std::uint64_t* stamp, const std::uint64_t* placed) {
+  const std::size_t n = N > 0 ? N : n_v;
   for (int depth = from + 1; depth <= d; ++depth) {
-    double* here = &sums_[at(depth) * width_];
-    const std::size_t key = key_at_[static_cast<std::size_t>(depth)];
-    const double* v = key_V_.row(static_cast<Eigen::Index>(key)).data();
+    double* here = sums + static_cast<std::size_t>(depth) * width;
+    const std::size_t key = key_at[depth];
+    const double* v = key_V + key * n;
+    const double ek = e[key];
     if (depth == 0) {
       here[0] = s[key];
-      here[1] = e[key];
-      for (std::size_t c = 0; c < n_v; ++c) here[2 + c] = e[key] * v[c];
+      here[1] = ek;
+      for (std::size_t c = 0; c < n; ++c) here[2 + c] = ek * v[c];
     } else {
-      const double* parent = &sums_[at(depth - 1) * width_];
+      const double* parent = here - width;
       here[0] = std::max(parent[0], s[key]);
-      here[1] = parent[1] + e[key];
-      for (std::size_t c = 0; c < n_v; ++c) here[2 + c] = parent[2 + c] + e[key] * v[c];
+      here[1] = parent[1] + ek;
+      for (std::size_t c = 0; c < n; ++c) here[2 + c] = parent[2 + c] + ek * v[c];
     }
-    stamp_[at(depth)] = placed_[static_cast<std::size_t>(depth)];
+    stamp[depth] = placed[depth];
   }
-  return &sums_[at(d) * width_];
+}
+
+}  // namespace
+
+const double* PrefixHead::running_sums(int d, std::size_t query) {
+  // A query's sums of every depth side by side: a row walks a few depths of one query.
+  const std::size_t base = query * placed_.size();
+  std::uint64_t* stamp = &stamp_[base];
+  double* sums = &sums_[base * width_];
+  int from = d;  // the deepest sums still current
+  while (from >= 0 && stamp[from] != placed_[static_cast<std::size_t>(from)]) --from;
+  if (from == d) return sums + static_cast<std::size_t>(d) * width_;
+  const double* s = has_scores_[query] ? &key_S_[query * keys_] : scores_of(query);
+  const double* e = std::isnan(top_[query]) ? fast_exponentials(query) : &fast_exps_[query * keys_];
+  const std::size_t n_v = width_ - 2;
+  // key_V_ is row-major with n_v columns: key k's value starts at k · n_v.
+  const auto steps = n_v == 1 ? &add_steps<1> : n_v == 2 ? &add_steps<2> : &add_steps<0>;
+  steps(from, d, n_v, sums, width_, key_at_.data(), s, e, key_V_.data(), stamp, placed_.data());
+  return sums + static_cast<std::size_t>(d) * width_;
 }
 
 bool PrefixHead::row_from_sums(int d, std::size_t query, double* out) {

@@ -138,8 +138,10 @@ class PrefixJudge::Impl {
   // Every row judged is judged here (or in every_tested_slot_passes), so worst_ ends as the
   // largest error of a passing head over every tested position.
   Verdict judge(double margin) {
-    note_error(want_);
-    return headgrader::judge(out_, want_, p_.n_v, p_.tolerance, margin);
+    // One pass over the row: its largest error is both the verdict's and the worst's.
+    const double error = row_error(out_, want_, p_.n_v);
+    worst_ = worst_of(worst_, error);
+    return verdict_of(error, p_.tolerance, margin);
   }
   void note_error(const double* expected) {
     const double error = row_error(out_, expected, p_.n_v);

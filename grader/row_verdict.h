@@ -14,19 +14,27 @@ namespace headgrader {
 // kUnknown: not judged yet (an empty slot of a memo, never a judge's answer).
 enum class Verdict : signed char { kUnknown = -1, kPass, kFail, kTooClose };
 
+// The verdict of a row whose largest |out − expected| is `error` (NaN fails): kFail over
+// tolerance + margin, kTooClose within `margin` of the tolerance. A margin > 0 (`out` only
+// that close to the exact row) is widened by a few units in the last place of the tolerance:
+// the subtraction and the comparison round too, and with a large tolerance that rounding can
+// exceed the margin itself.
+inline Verdict verdict_of(double error, double tolerance, double margin) {
+  if (margin > 0) margin += 4 * std::numeric_limits<double>::epsilon() * tolerance;
+  if (!(error <= tolerance + margin)) return Verdict::kFail;
+  return error > tolerance - margin ? Verdict::kTooClose : Verdict::kPass;
+}
+
 // |out − expected| against the tolerance, component by component: kFail as soon as one is
 // over tolerance + margin (NaN fails too), kTooClose when one is within `margin` of the
-// tolerance and none fails. A margin > 0 (`out` only that close to the exact row) is widened
-// by a few units in the last place of the tolerance: the subtraction and the comparison round
-// too, and with a large tolerance that rounding can exceed the margin itself.
+// tolerance and none fails; verdict_of of the largest component's error.
 inline Verdict judge(const double* out, const double* expected, std::size_t n_v, double tolerance,
                      double margin) {
-  if (margin > 0) margin += 4 * std::numeric_limits<double>::epsilon() * tolerance;
   Verdict verdict = Verdict::kPass;
   for (std::size_t c = 0; c < n_v; ++c) {
-    const double error = std::fabs(out[c] - expected[c]);
-    if (!(error <= tolerance + margin)) return Verdict::kFail;
-    if (error > tolerance - margin) verdict = Verdict::kTooClose;
+    const Verdict here = verdict_of(std::fabs(out[c] - expected[c]), tolerance, margin);
+    if (here == Verdict::kFail) return here;
+    if (here == Verdict::kTooClose) verdict = here;
   }
   return verdict;
 }

@@ -206,16 +206,16 @@ TEST(HostileLongGradings, FortyAbandonedLongGradingsDoNotDelayAnotherClientsGrad
 TEST(HostileLongGradings, LongGradingsOverTheShareOfOneAddressAreAnswered429WithRetryAfter) {
   const fs::path dir = testing::private_temp_path("hostile-long-share");
   fs::create_directories(dir);
-  // Length 20 (2 097 150 strings): each admitted grading takes longer than the 50 ms before
-  // the third is sent.
-  write_problem(dir, first_position("position-20", 20, 20, 0));
+  // Length 22 (8 388 606 strings): each admitted grading takes several times the 50 ms before
+  // the third is sent (at length 20 the prefix walk of issue 23 brought it near 50 ms).
+  write_problem(dir, first_position("position-22", 22, 22, 0));
   ServerProcess server(
       {"--problems", dir.string(), "--address", "127.0.0.1", "--port", "0", "--threads", "2"});
   const std::string line = server.read_line(120s);
   ASSERT_TRUE(line.starts_with("listening on http://")) << line << server.stderr_text();
   const auto port = static_cast<std::uint16_t>(std::stoi(line.substr(line.rfind(':') + 1)));
   const std::string grading =
-      post_request("/v1/problems/position-20/grade", first_position_submission(1));
+      post_request("/v1/problems/position-22/grade", first_position_submission(1));
   std::vector<std::unique_ptr<SourcedClient>> admitted;
   for (std::size_t i = 0; i < limits::kMaxLongGradingsPerAddress; ++i) {
     admitted.push_back(std::make_unique<SourcedClient>(port, kAttacker));
