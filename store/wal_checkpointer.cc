@@ -16,17 +16,10 @@ WalCheckpointer::~WalCheckpointer() {
   thread_.join();
 }
 
-bool CheckpointPacing::due(int pages) {
-  if (pages < asked_at_) asked_at_ = 0;  // the WAL restarted
-  if (pages - asked_at_ < limits::kSqliteCheckpointPages) return false;
-  asked_at_ = pages;
-  return true;
-}
-
 void WalCheckpointer::wal_grew(int pages) {
+  if (pages < limits::kSqliteCheckpointPages) return;
   {
     const std::lock_guard lock(mutex_);
-    if (!pacing_.due(pages)) return;
     due_ = true;
   }
   wanted_.notify_one();

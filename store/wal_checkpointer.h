@@ -19,20 +19,6 @@
 
 namespace headgrader::store {
 
-// When a commit that leaves `pages` pages in the WAL asks for a checkpoint: once per
-// limits::kSqliteCheckpointPages pages added since the last one asked for. The WAL restarts
-// from its first page only when a checkpoint has copied all of it before a writer begins,
-// which under a steady stream of commits is seldom: asking whenever the WAL is that large
-// would checkpoint after every commit past the threshold, each copying one commit's pages
-// with two syncs of its own (measured: 95 checkpoints a second, docs/benchmarks-store.md).
-class CheckpointPacing {
- public:
-  bool due(int pages);
-
- private:
-  int asked_at_ = 0;  // the WAL's pages when a checkpoint was last asked for
-};
-
 class WalCheckpointer {
  public:
   using Opener = std::function<Result<std::unique_ptr<SqlConnection>>()>;
@@ -42,8 +28,7 @@ class WalCheckpointer {
   WalCheckpointer(const WalCheckpointer&) = delete;
   WalCheckpointer& operator=(const WalCheckpointer&) = delete;
 
-  // A commit left `pages` pages in the WAL: checkpoint soon if that is
-  // limits::kSqliteCheckpointPages more than when one was last asked for.
+  // A commit left `pages` pages in the WAL: checkpoint soon if that is enough of them.
   void wal_grew(int pages);
 
  private:
@@ -53,7 +38,6 @@ class WalCheckpointer {
   std::mutex mutex_;
   std::condition_variable wanted_;
   bool due_ = false;
-  CheckpointPacing pacing_;
   bool stopping_ = false;
   std::thread thread_;  // last: starts once the rest is built
 };

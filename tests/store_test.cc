@@ -12,13 +12,11 @@
 #include <set>
 #include <thread>
 
-#include "headgrader/limits.h"
 #include "migrations.h"
 #include "problem_stats.h"
 #include "sqlite_connection.h"
 #include "store_test_support.h"
 #include "submission_store.h"
-#include "wal_checkpointer.h"
 
 namespace headgrader::store {
 namespace {
@@ -637,22 +635,6 @@ TEST(OpenStore, ASqliteStoresWalIsCopiedBackIntoItsFileWhileItServes) {
   ASSERT_TRUE(page);
   EXPECT_EQ(page->records.size(), static_cast<std::size_t>(kRecords));
   (*store)->close();
-}
-
-// A checkpoint is asked for once per kSqliteCheckpointPages new pages of WAL, not after every
-// commit once the WAL is that large (it seldom restarts while commits keep coming).
-TEST(WalCheckpointer, AsksForACheckpointOncePerThousandNewPagesNotAtEveryCommit) {
-  static_assert(limits::kSqliteCheckpointPages == 1000);
-  CheckpointPacing pacing;
-  std::vector<int> asked;
-  // Commits of 30 pages each, the WAL growing to 3000 pages, then restarted.
-  for (int pages = 30; pages <= 3000; pages += 30) {
-    if (pacing.due(pages)) asked.push_back(pages);
-  }
-  for (int pages = 40; pages <= 1200; pages += 40) {
-    if (pacing.due(pages)) asked.push_back(pages);
-  }
-  EXPECT_EQ(asked, (std::vector<int>{1020, 2040, 1000}));
 }
 
 TEST(OpenStore, AnUnknownSchemeAndAnUnreachableServerAreErrors) {
