@@ -214,10 +214,11 @@ TEST(LongGradings, TheBundledProblemsAnswerOnTheReadingThreadUpToEightQueryRows)
   }
 }
 
-// A server with one thread for reading and writing, on problems whose grading takes about a
-// second (position-20: 2 097 150 strings, each position attending to the ones before) or a
-// quarter of that (position-18: the one that must finish within SIGTERM's 5 s grace, also
-// under sanitizers).
+// A server with one thread for reading and writing, on problems whose grading takes about
+// half a second (position-23: 16 777 214 strings, each position attending to the ones
+// before; at length 20 the prefix walk of issue 23 made a grading about 80 ms, too close to
+// the 50 ms that stopping takes with the 20 ms grace below) or a thirtieth of that
+// (position-18: the one that must finish within SIGTERM's 5 s grace, also under sanitizers).
 class LongGradingServer : public ::testing::Test {
  protected:
   void SetUp() override { start_server({}); }
@@ -225,7 +226,7 @@ class LongGradingServer : public ::testing::Test {
   void start_server(const std::vector<std::string>& extra_args) {
     dir_ = testing::private_temp_path("long-grading-server");
     fs::create_directories(dir_);
-    write_problem(dir_, first_position_up_to(20, "position-20"));
+    write_problem(dir_, first_position_up_to(23, "position-23"));
     write_problem(dir_, first_position_up_to(18, "position-18"));
     std::vector<std::string> args{"--problems", dir_.string(), "--address", "127.0.0.1",
                                   "--port",     "0",           "--threads", "1"};
@@ -241,7 +242,7 @@ class LongGradingServer : public ::testing::Test {
   // that takes on this machine: the one thread reads the grading, queued ahead of another
   // connection's accept and request, before it answers that connection's /healthz.
   // Call it through ASSERT_NO_FATAL_FAILURE: a test must not go on with no grading running.
-  void start_grading(Client& client, const std::string& id = "position-20") {
+  void start_grading(Client& client, const std::string& id = "position-23") {
     client.write(http::verb::post, "/v1/problems/" + id + "/grade", kSharpFirstPosition);
     Client other(port_);
     ASSERT_EQ(other.send(http::verb::get, "/healthz").result(), http::status::ok);
@@ -249,7 +250,7 @@ class LongGradingServer : public ::testing::Test {
   }
 
   // Every string up to `length` over the two groups: 2 + 4 + … + 2^length.
-  static void expect_passing_grade(const HttpResponse& response, int length = 20) {
+  static void expect_passing_grade(const HttpResponse& response, int length = 23) {
     ASSERT_EQ(response.result(), http::status::ok) << response.body();
     const Json answer = Json::parse(response.body());
     EXPECT_EQ(answer["passed"], true);
@@ -296,7 +297,7 @@ TEST_F(LongGradingServer, AGradingStillRunningAfterTheGraceIsCutOffAndTheServerE
   Client grading(port_);
   const auto started = std::chrono::steady_clock::now();
   expect_passing_grade(
-      grading.send(http::verb::post, "/v1/problems/position-20/grade", kSharpFirstPosition));
+      grading.send(http::verb::post, "/v1/problems/position-23/grade", kSharpFirstPosition));
   const auto one_grading = std::chrono::steady_clock::now() - started;
 
   ASSERT_NO_FATAL_FAILURE(start_grading(grading));
@@ -310,7 +311,7 @@ TEST_F(LongGradingServer, AGradingStillRunningAfterTheGraceIsCutOffAndTheServerE
   EXPECT_LT(stopping, one_grading / 2) << "the server waited for the grading";
   EXPECT_TRUE(grading.closed_by_server());
   // The first grading's line was written out before the exit.
-  EXPECT_NE(server_->stderr_text().find(R"("path":"/v1/problems/position-20/grade","status":200)"),
+  EXPECT_NE(server_->stderr_text().find(R"("path":"/v1/problems/position-23/grade","status":200)"),
             std::string::npos)
       << server_->stderr_text();
 }
