@@ -33,7 +33,7 @@ std::string with_submission_id(std::string_view answer, std::string_view id) {
   return text;
 }
 
-Response PendingGrade::finish(const Result<store::CommitOutcome>& outcome) const {
+Response PendingGrade::finish(Result<store::CommitOutcome> outcome) const {
   if (!outcome) {
     return error_response({ErrorCode::kStoreUnavailable,
                            "the grading could not be kept, so it is not answered; try again "
@@ -42,7 +42,7 @@ Response PendingGrade::finish(const Result<store::CommitOutcome>& outcome) const
                            ""},
                           version, keep_alive);
   }
-  const store::SubmissionRecord& kept = outcome->kept;
+  store::SubmissionRecord& kept = outcome.value().kept;
   if (!outcome->inserted) {
     const bool same_body =
         kept.idempotency && body_sha256 && kept.idempotency->body_sha256 == *body_sha256;
@@ -55,7 +55,7 @@ Response PendingGrade::finish(const Result<store::CommitOutcome>& outcome) const
     }
   }
   if (outcome->inserted && recorded) recorded();
-  return json_response(http::status::ok, kept.answer, version, keep_alive);
+  return json_response(http::status::ok, std::move(kept.answer), version, keep_alive);
 }
 
 Response rate_limited_answer(const RateLimit& limit, bool per_key, store::TimeMs now,

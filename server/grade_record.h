@@ -42,7 +42,7 @@ struct GraderIdentity {
 struct PendingGrade {
   store::SubmissionRecord record;
   std::optional<store::PassbackRequest> passback;
-  // Called once the record (and its passback) is committed, on the store's thread.
+  // Called once the record (and its passback) is committed, by finish().
   std::function<void()> recorded;
   // Of the body, when it came with an Idempotency-Key (the record may be moved away).
   std::optional<std::string> body_sha256;
@@ -53,7 +53,9 @@ struct PendingGrade {
   // earlier answer byte for byte when another grading with the same Idempotency-Key and body
   // won; 409 idempotency_conflict when its body differed; 503 store_unavailable when nothing
   // was written.
-  Response finish(const Result<store::CommitOutcome>& outcome) const;
+  // Called on the connection's own thread, not the store's: the committer's thread is the
+  // one every grading of the server waits for, so it hands each outcome over and goes on.
+  Response finish(Result<store::CommitOutcome> outcome) const;
 };
 
 // The Idempotency-Key header's value is 1 to limits::kMaxIdempotencyKeyLength visible ASCII

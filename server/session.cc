@@ -263,16 +263,17 @@ void Session::write_answer(Routed routed) {
   pending_.passed = routed.passed;
   if (routed.pending && router_.store() != nullptr) {
     // The record first, then the answer: the store calls back on its committer thread once the
-    // record is on disk, and the answer is written back on this connection's strand.
+    // record is on disk, and the answer is made and written on this connection's strand (the
+    // committer only hands the outcome over: every grading of the server waits for it).
     std::shared_ptr<PendingGrade> grade = std::move(routed.pending);
     store::SubmissionRecord record = std::move(grade->record);
     std::optional<store::PassbackRequest> passback = std::move(grade->passback);
     return router_.store()->commit(
         std::move(record), std::move(passback),
         [self = shared_from_this(), grade](Result<store::CommitOutcome> outcome) {
-          Response response = grade->finish(outcome);
           net::dispatch(self->socket_.get_executor(),
-                        [self, response = std::move(response)]() mutable {
+                        [self, grade, outcome = std::move(outcome)]() mutable {
+                          Response response = grade->finish(std::move(outcome));
                           if (self->shutting_down_) response.keep_alive(false);
                           self->do_write(std::move(response), /*linger=*/false);
                         });

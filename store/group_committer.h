@@ -33,7 +33,8 @@ class GroupCommitter {
  public:
   // Writes a whole batch in one transaction on lane `lane` (0 .. lanes - 1; a lane is one
   // thread, so whatever the writer keeps per lane, such as a connection, is that thread's
-  // alone): one outcome per commit, in order, or one error for all (nothing written).
+  // alone): one outcome per commit, in order, or one error for all (nothing written). It may
+  // move the records of a batch it has written into their outcomes.
   using BatchWriter = std::function<Result<std::vector<CommitOutcome>>(
       std::size_t lane, std::vector<PendingCommit>&)>;
 

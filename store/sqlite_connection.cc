@@ -62,9 +62,13 @@ void SqliteConnection::checkpoint_elsewhere(std::function<void(int pages)> wal_g
   sqlite3_wal_hook(
       db_,
       [](void* self, sqlite3* db, const char* name, int pages) {
-        static_cast<SqliteConnection*>(self)->wal_grew_(pages);
+        // Past the limit this connection copies what is left by itself: no commit can come
+        // between its checkpoint and its next one, which then restarts the WAL. (Busy when
+        // the checkpoint thread is copying just then: the next commit tries again.)
         if (pages >= limits::kSqliteCommitterCheckpointPages) {
           (void)sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
+        } else {
+          static_cast<SqliteConnection*>(self)->wal_grew_(pages);
         }
         return SQLITE_OK;
       },

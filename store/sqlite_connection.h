@@ -31,7 +31,7 @@ class SqliteConnection final : public SqlConnection {
 
   // Leaves WAL checkpoints to someone else (store/wal_checkpointer.h): after each commit of
   // this connection, `wal_grew` is told how many pages the WAL holds, and this connection
-  // checkpoints by itself only past limits::kSqliteCommitterCheckpointPages.
+  // checkpoints by itself only once it holds limits::kSqliteCommitterCheckpointPages.
   void checkpoint_elsewhere(std::function<void(int pages)> wal_grew);
   bool checkpoints_elsewhere() const { return static_cast<bool>(wal_grew_); }
 

@@ -16,8 +16,17 @@ WalCheckpointer::~WalCheckpointer() {
   thread_.join();
 }
 
+bool CheckpointPacing::due(int pages) {
+  if (pages < asked_at_) asked_at_ = 0;  // the WAL restarted
+  const bool catching_up =
+      pages >= limits::kSqliteCommitterCheckpointPages - limits::kSqliteCheckpointCatchUpPages;
+  if (!catching_up && pages - asked_at_ < limits::kSqliteCheckpointPages) return false;
+  asked_at_ = pages;
+  return true;
+}
+
 void WalCheckpointer::wal_grew(int pages) {
-  if (pages < limits::kSqliteCheckpointPages) return;
+  if (!pacing_.due(pages)) return;
   {
     const std::lock_guard lock(mutex_);
     due_ = true;

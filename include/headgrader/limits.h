@@ -169,10 +169,14 @@ inline constexpr std::chrono::milliseconds kStoreBusyTimeout{5000};
 // PostgreSQL: committer threads, each with its connection and a batch of its own, so that one
 // batch's rows are written while the one before waits for its sync (docs/benchmarks-store.md).
 inline constexpr std::size_t kPostgresCommitterLanes = 2;
-// SQLite: the WAL is copied back into the database file by a thread of its own once a commit
-// leaves this many pages in it (SQLite's own default); the committer does it by itself only
-// past the second figure, should that thread fall far behind (store/wal_checkpointer.h).
+// SQLite: the WAL is copied back into the database file by a thread of its own each time
+// commits have added this many pages to it (SQLite's own default threshold); once the WAL
+// holds the third figure, the committer copies what is left by itself, which restarts the
+// WAL from its first page; from the third figure less the second on, the thread is asked
+// after every commit, so that what is left for the committer is a commit or two
+// (store/wal_checkpointer.h, docs/benchmarks-store.md).
 inline constexpr int kSqliteCheckpointPages = 1000;
+inline constexpr int kSqliteCheckpointCatchUpPages = 256;
 inline constexpr int kSqliteCommitterCheckpointPages = 16000;
 // Connections a store opens at most for reads and small writes, beside the committers' own.
 inline constexpr std::size_t kStorePoolConnections = 8;
