@@ -6,6 +6,7 @@
 #include <system_error>
 
 #include "headgrader/limits.h"
+#include "wal_write_gathering.h"
 
 namespace headgrader::store {
 namespace {
@@ -27,8 +28,10 @@ Result<std::unique_ptr<SqlConnection>> SqliteConnection::open(const std::filesys
                        folder.string() + " does not exist (it is not created)");
   }
   sqlite3* db = nullptr;
-  const int rc = sqlite3_open_v2(
-      path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
+  // The WAL's writes gathered (store/wal_write_gathering.h), which needs synchronous=FULL below.
+  const int rc = sqlite3_open_v2(path.c_str(), &db,
+                                 SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+                                 wal_write_gathering::name());
   if (rc != SQLITE_OK) {
     std::string reason = db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
     sqlite3_close(db);

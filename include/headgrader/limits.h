@@ -178,6 +178,9 @@ inline constexpr std::size_t kPostgresCommitterLanes = 2;
 inline constexpr int kSqliteCheckpointPages = 1000;
 inline constexpr int kSqliteCheckpointCatchUpPages = 256;
 inline constexpr int kSqliteCommitterCheckpointPages = 16000;
+// SQLite: consecutive writes to a WAL file gathered into one write of at most this many bytes
+// (a group commit of 30 pages is about 124 KB; store/wal_write_gathering.h).
+inline constexpr std::size_t kSqliteWalGatherBytes = 1 << 20;
 // Connections a store opens at most for reads and small writes, beside the committers' own.
 inline constexpr std::size_t kStorePoolConnections = 8;
 // PostgreSQL: connecting, and any one statement, give up after these.
