@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Two or more builds of headgrader-server on the grade route with a SQLite store (and
+# `--store none` of the first, as the reference), alternating within each of ROUNDS rounds, so
+# that a VM whose speed drifts over minutes moves every build alike: how one change of the
+# store was measured (docs/benchmarks-store.md). Each run is one wrk of DURATION on a fresh
+# SQLite file, 64 connections, the handout solution to consonant-anywhere (bench/http_bench.lua);
+# it prints requests/s, p50, p99, the server's CPU per request and the mean group-commit batch.
+# Not a test: run it by hand on a quiet machine, and compare rounds, not single runs.
+#
+#   bench/store_ab.sh NAME=path/to/headgrader-server [NAME=path ...]
+#   env: ROUNDS (3), DURATION (6s), CONNECTIONS (64), SERVER_THREADS (nproc)
+#   e.g. git worktree add /tmp/before HEAD~1 && (build it) &&
+#        bench/store_ab.sh before=/tmp/before/build/server/headgrader-server \
+#                          after=build/server/headgrader-server
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(dirname "$here")"
+(($# >= 1)) || { echo "usage: $0 NAME=path/to/headgrader-server ..." >&2; exit 2; }
+command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 1; }
+tmp="$(mktemp -d /tmp/headgrader-store-ab.XXXXXX)"
+pid=""
+trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
+
+run() {  # name, binary, store
+  local out="$tmp/out" line before after requests port
+  rm -f "$tmp"/s.db* "$out"
+  "$2" --address 127.0.0.1 --port 0 --threads "${SERVER_THREADS:-$(nproc)}" \
+    --problems "$root/problems" --store "$3" >"$out" 2>/dev/null &
+  pid=$!
+  for _ in $(seq 100); do grep -q '^listening on' "$out" && break; sleep 0.05; done
+  port="$(sed -n 's/^listening on http:\/\/127.0.0.1:\([0-9]*\).*/\1/p' "$out")"
+  [ -n "$port" ] || { echo "$1: the server did not start" >&2; exit 1; }
+  before="$(awk '{ print $14 + $15 }' "/proc/$pid/stat")"
+  line="$(BENCH_POST=1 wrk -t2 -c"${CONNECTIONS:-64}" -d"${DURATION:-6s}" -s "$here/http_bench.lua" \
+    "http://127.0.0.1:$port/v1/problems/consonant-anywhere/grade" | grep '^RESULT')"
+  after="$(awk '{ print $14 + $15 }' "/proc/$pid/stat")"
+  kill -TERM "$pid"; wait "$pid" 2>/dev/null || true; pid=""
+  requests="$(sed -n 's/.* requests=\([0-9]*\).*/\1/p' <<<"$line")"
+  echo "$1 $(sed 's/^RESULT //; s/ requests=.*//' <<<"$line")" \
+    "server_cpu_us=$(awk -v t=$((after - before)) -v hz="$(getconf CLK_TCK)" -v n="$requests" \
+      'BEGIN { printf "%.1f", t / hz * 1e6 / n }')" \
+    "$(awk '/^store:/ { printf "mean_batch=%.1f", $2 / $6 }' "$out")"
+}
+
+echo "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p' | head -1); $(date -u +%F)"
+first="${1#*=}"
+for ((round = 1; round <= ${ROUNDS:-3}; ++round)); do
+  echo "== round $round"
+  run none "$first" none
+  for spec in "$@"; do run "${spec%%=*}" "${spec#*=}" "sqlite:$tmp/s.db"; done
+done

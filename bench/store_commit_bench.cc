@@ -1,0 +1,103 @@
+// The submission store alone, without HTTP: batches of N records committed through
+// SubmissionStore::commit() and waited for, as N io threads' gradings would be. The figure that
+// matters is the process's CPU time per record (`cpu_us_per_record`: every thread, the
+// committer's and the WAL checkpointer's included), which the HTTP benchmark can only see
+// through a VM's noise: the store's share of a grading, and what a change of it saves.
+// Each record is the size of bench/http_bench.lua's (a 59-byte body, a 949-byte answer).
+//
+//   build-bench/bench/headgrader_bench --benchmark_filter=StoreCommit
+//   PostgreSQL too, on a throwaway server (one command):
+//     scripts/with-postgres.sh sh -c 'HEADGRADER_BENCH_POSTGRES=$HEADGRADER_TEST_POSTGRES
+//       build-bench/bench/headgrader_bench --benchmark_filter=StoreCommit'
+#include <benchmark/benchmark.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <condition_variable>
+#include <cstdlib>
+#include <filesystem>
+#include <mutex>
+#include <string>
+
+#include "submission_store.h"
+
+namespace {
+
+using headgrader::store::SubmissionRecord;
+using headgrader::store::SubmissionStore;
+
+double process_cpu_seconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  const auto seconds = [](const timeval& t) { return t.tv_sec + t.tv_usec / 1e6; };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+SubmissionRecord bench_record(std::int64_t n) {
+  SubmissionRecord r;
+  r.time = 1'780'000'000'000 + n / 16;
+  r.id = headgrader::store::new_submission_id(r.time);
+  r.problem = "consonant-anywhere";
+  r.problem_sha256 = std::string(64, 'a');
+  r.body = std::string(59, 'b');
+  r.passed = true;
+  r.score = 1;
+  r.tests_total = r.tests_passed = 697;
+  r.answer = std::string(949, 'c');
+  return r;
+}
+
+// Commits `batch` records at once and waits for every one's outcome.
+void commit_and_wait(SubmissionStore& store, std::int64_t batch, std::int64_t& made) {
+  std::mutex mutex;
+  std::condition_variable all_done;
+  std::int64_t left = batch;
+  bool failed = false;
+  for (std::int64_t i = 0; i < batch; ++i) {
+    store.commit(bench_record(made++), std::nullopt, [&](auto outcome) {
+      const std::lock_guard lock(mutex);
+      failed = failed || !outcome;
+      if (--left == 0) all_done.notify_one();
+    });
+  }
+  std::unique_lock lock(mutex);
+  all_done.wait(lock, [&] { return left == 0; });
+  if (failed) std::abort();  // a benchmark of failures would measure nothing
+}
+
+void run_store(benchmark::State& state, const std::string& url) {
+  auto opened = headgrader::store::open_store(url);
+  if (!opened) {
+    state.SkipWithError(opened.error().message.c_str());
+    return;
+  }
+  SubmissionStore& store = **opened;
+  std::int64_t made = 0;
+  const double cpu_before = process_cpu_seconds();
+  for (auto _ : state) commit_and_wait(store, state.range(0), made);
+  const double cpu = process_cpu_seconds() - cpu_before;
+  state.SetItemsProcessed(made);
+  state.counters["cpu_us_per_record"] = cpu * 1e6 / static_cast<double>(made);
+  store.close();
+}
+
+void BM_StoreCommitSqlite(benchmark::State& state) {
+  const std::filesystem::path folder = std::filesystem::temp_directory_path() /
+                                       ("headgrader-store-bench-" + std::to_string(getpid()));
+  std::filesystem::create_directories(folder);
+  run_store(state, "sqlite:" + (folder / "s.db").string());
+  std::filesystem::remove_all(folder);
+}
+BENCHMARK(BM_StoreCommitSqlite)->Arg(1)->Arg(20)->Arg(64)->UseRealTime()->MinTime(3);
+
+void BM_StoreCommitPostgres(benchmark::State& state) {
+  const char* url = std::getenv("HEADGRADER_BENCH_POSTGRES");
+  if (url == nullptr) {
+    state.SkipWithError("HEADGRADER_BENCH_POSTGRES is not set (see the file's head)");
+    return;
+  }
+  run_store(state, url);
+}
+BENCHMARK(BM_StoreCommitPostgres)->Arg(1)->Arg(20)->Arg(64)->UseRealTime()->MinTime(3);
+
+}  // namespace
