@@ -27,7 +27,7 @@ run() {  # name, binary, store
   "$2" --address 127.0.0.1 --port 0 --threads "${SERVER_THREADS:-$(nproc)}" \
     --problems "$root/problems" --store "$3" >"$out" 2>/dev/null &
   pid=$!
-  for _ in $(seq 100); do grep -q '^listening on' "$out" && break; sleep 0.05; done
+  for _ in $(seq 100); do grep -qs '^listening on' "$out" && break; sleep 0.05; done
   port="$(sed -n 's/^listening on http:\/\/127.0.0.1:\([0-9]*\).*/\1/p' "$out")"
   [ -n "$port" ] || { echo "$1: the server did not start" >&2; exit 1; }
   before="$(awk '{ print $14 + $15 }' "/proc/$pid/stat")"
