@@ -84,11 +84,4 @@ class SqlStore final : public SubmissionStore {
   std::unique_ptr<GroupCommitter> committer_;  // last: its threads use the rest
 };
 
-// Row decoding shared by the store's files.
-namespace rows {
-std::int64_t integer(const std::optional<std::string>& text);
-double real(const std::optional<std::string>& text);
-SubmissionRecord record(const SqlRow& row, std::size_t first = 0);
-}  // namespace rows
-
 }  // namespace headgrader::store

@@ -1,6 +1,7 @@
 // SqlStore's LTI tables: the passback outbox, single-use values and student tokens.
 #include <algorithm>
 
+#include "sql_rows.h"
 #include "sql_store.h"
 
 namespace headgrader::store {
