@@ -14,32 +14,29 @@
 #                          after=build/server/headgrader-server
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-root="$(dirname "$here")"
 (($# >= 1)) || { echo "usage: $0 NAME=path/to/headgrader-server ..." >&2; exit 2; }
-command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 1; }
 tmp="$(mktemp -d /tmp/headgrader-store-ab.XXXXXX)"
-pid=""
-trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
+trap 'rm -rf "$tmp"' EXIT
 
 run() {  # name, binary, store
-  local out="$tmp/out" line before after requests port
-  rm -f "$tmp"/s.db* "$out"
-  "$2" --address 127.0.0.1 --port 0 --threads "${SERVER_THREADS:-$(nproc)}" \
-    --problems "$root/problems" --store "$3" >"$out" 2>/dev/null &
-  pid=$!
-  for _ in $(seq 100); do grep -qs '^listening on' "$out" && break; sleep 0.05; done
-  port="$(sed -n 's/^listening on http:\/\/127.0.0.1:\([0-9]*\).*/\1/p' "$out")"
-  [ -n "$port" ] || { echo "$1: the server did not start" >&2; exit 1; }
-  before="$(awk '{ print $14 + $15 }' "/proc/$pid/stat")"
-  line="$(BENCH_POST=1 wrk -t2 -c"${CONNECTIONS:-64}" -d"${DURATION:-6s}" -s "$here/http_bench.lua" \
-    "http://127.0.0.1:$port/v1/problems/consonant-anywhere/grade" | grep '^RESULT')"
-  after="$(awk '{ print $14 + $15 }' "/proc/$pid/stat")"
-  kill -TERM "$pid"; wait "$pid" 2>/dev/null || true; pid=""
-  requests="$(sed -n 's/.* requests=\([0-9]*\).*/\1/p' <<<"$line")"
-  echo "$1 $(sed 's/^RESULT //; s/ requests=.*//' <<<"$line")" \
-    "server_cpu_us=$(awk -v t=$((after - before)) -v hz="$(getconf CLK_TCK)" -v n="$requests" \
-      'BEGIN { printf "%.1f", t / hz * 1e6 / n }')" \
-    "$(awk '/^store:/ { printf "mean_batch=%.1f", $2 / $6 }' "$out")"
+  rm -f "$tmp"/s.db*
+  # In a subshell: start_server's exit trap stops the server and prints its "store:" line.
+  (
+    # shellcheck source=bench/start_server.sh
+    . "$here/start_server.sh"
+    STORE="$3" start_server "$2" "${SERVER_THREADS:-$(nproc)}"
+    ticks() { awk '{ print $14 + $15 }' "/proc/$pid/stat"; }
+    before="$(ticks)"
+    line="$(BENCH_POST=1 wrk -t2 -c"${CONNECTIONS:-64}" -d"${DURATION:-6s}" \
+      -s "$here/http_bench.lua" "$url/v1/problems/consonant-anywhere/grade" | grep '^RESULT')"
+    after="$(ticks)"
+    requests="$(sed -n 's/.* requests=\([0-9]*\).*/\1/p' <<<"$line")"
+    echo "$(sed 's/^RESULT //; s/ requests=.*//' <<<"$line")" \
+      "server_cpu_us=$(awk -v t=$((after - before)) -v hz="$(getconf CLK_TCK)" -v n="$requests" \
+        'BEGIN { printf "%.1f", t / hz * 1e6 / n }')"
+  ) >"$tmp/run"
+  echo "$1 $(head -1 "$tmp/run")" \
+    "$(awk '/^store:/ { printf "mean_batch=%.1f", $2 / $6 }' "$tmp/run")"
 }
 
 echo "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p' | head -1); $(date -u +%F)"
