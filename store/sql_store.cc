@@ -97,6 +97,58 @@ std::vector<std::size_t> write_order(const std::vector<PendingCommit>& batch) {
   return order;
 }
 
+// INSERT INTO submissions (...) VALUES ($1, ..., $20), ... for `rows` records.
+std::string insert_values(std::size_t rows) {
+  std::string sql(kInsertHead);
+  for (std::size_t n = 0; n < rows; ++n) {
+    sql += n == 0 ? " (" : ", (";
+    for (std::size_t c = 0; c < kInsertColumns; ++c) {
+      if (c > 0) sql += ", ";
+      sql += "$" + std::to_string(n * kInsertColumns + c + 1);
+    }
+    sql += ")";
+  }
+  return sql;
+}
+
+// PostgreSQL: every record in one multi-row INSERT, one round trip to the server instead of
+// one a record. The ids of the records written, when `keyed` (RETURNING).
+Result<std::set<std::string>> insert_together(SqlConnection& db,
+                                              const std::vector<PendingCommit>& batch,
+                                              const std::vector<std::size_t>& order, bool keyed) {
+  std::string sql = insert_values(order.size());
+  if (keyed) sql += kInsertTail;
+  std::vector<SqlValue> params;
+  params.reserve(order.size() * kInsertColumns);
+  for (const std::size_t i : order) {
+    for (SqlValue& value : insert_params(batch[i].record)) params.push_back(std::move(value));
+  }
+  auto inserted = db.query(sql, params);
+  if (!inserted) return inserted.error();
+  std::set<std::string> written;
+  for (const SqlRow& row : *inserted) written.insert(row[0].value_or(""));
+  return written;
+}
+
+// SQLite: one prepared single-row INSERT run once a record. In process there is no round
+// trip to save, and a statement of N rows costs more a row as N grows (its program and its
+// N x 20 parameters): at 64 rows a record took twice the CPU it takes at 24
+// (docs/benchmarks-store.md, stop 36).
+Result<std::set<std::string>> insert_each(SqlConnection& db,
+                                          const std::vector<PendingCommit>& batch,
+                                          const std::vector<std::size_t>& order, bool keyed) {
+  static const std::string plain = insert_values(1);
+  static const std::string tagged = plain + std::string(kInsertTail);
+  std::set<std::string> written;
+  for (const std::size_t i : order) {
+    const SubmissionRecord& record = batch[i].record;
+    auto inserted = db.query(record.idempotency ? tagged : plain, insert_params(record));
+    if (!inserted) return inserted.error();
+    if (keyed && (!record.idempotency || !inserted->empty())) written.insert(record.id);
+  }
+  return written;
+}
+
 }  // namespace
 
 Result<std::unique_ptr<SubmissionStore>> SqlStore::open(Dialect dialect,
@@ -190,30 +242,14 @@ Result<std::vector<CommitOutcome>> SqlStore::write_batch_once(SqlConnection& db,
     if (!one_statement) (void)db.exec_script("ROLLBACK");
     return error;
   };
-  // Pass 1: every record in one multi-row INSERT (one round trip to PostgreSQL, not one a
-  // record); with idempotency keys, RETURNING names those written. Without, nothing can be
-  // left out, and naming every record back (a row each, kept by SQLite until the statement
-  // ends) would only cost the thread every grading waits for.
+  // Pass 1: the records, in the write order; with idempotency keys, RETURNING names those
+  // written (without, nothing can be left out, and naming every record back would only cost
+  // the thread every grading waits for).
   const std::vector<std::size_t> order = write_order(batch);
-  std::string sql(kInsertHead);
-  std::vector<SqlValue> params;
-  params.reserve(order.size() * kInsertColumns);
-  for (std::size_t n = 0; n < order.size(); ++n) {
-    sql += n == 0 ? " (" : ", (";
-    for (std::size_t c = 0; c < kInsertColumns; ++c) {
-      if (c > 0) sql += ", ";
-      sql += "$" + std::to_string(n * kInsertColumns + c + 1);
-    }
-    sql += ")";
-    for (SqlValue& value : insert_params(batch[order[n]].record)) {
-      params.push_back(std::move(value));
-    }
-  }
-  if (keyed) sql += kInsertTail;
-  auto inserted = db.query(sql, params);
+  auto inserted = dialect_ == Dialect::kSqlite ? insert_each(db, batch, order, keyed)
+                                               : insert_together(db, batch, order, keyed);
   if (!inserted) return fail(inserted.error());
-  std::set<std::string> written;
-  for (const SqlRow& row : *inserted) written.insert(row[0].value_or(""));
+  const std::set<std::string>& written = *inserted;
 
   // Pass 2: the records whose idempotency tag was taken get the record that holds it; the
   // others their passback, if any, in this same transaction.

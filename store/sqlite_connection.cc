@@ -44,7 +44,7 @@ Result<std::unique_ptr<SqlConnection>> SqliteConnection::open(const std::filesys
   // 4 KiB pages: a group commit rewrites the last page of the table and of each of its
   // indexes, so larger pages are more bytes to write and sync per commit (16 KiB pages cost
   // 15 % of the throughput on a disk whose syncs take milliseconds). Temporary tables and
-  // the statement journal of a batch's multi-row INSERT in memory: on files they were an
+  // the statement journal of a batch's INSERTs in memory: on files they were an
   // open, a write and an unlink per transaction. (docs/benchmarks-store.md, 2026-12-02.)
   if (auto r = connection->exec_script("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; "
                                        "PRAGMA foreign_keys=ON; PRAGMA temp_store=MEMORY");
