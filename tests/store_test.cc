@@ -281,6 +281,67 @@ TEST_P(StoreTest, ConcurrentCommitsShareTransactions) {
   EXPECT_EQ(page->records.size(), static_cast<std::size_t>(kRecords));
 }
 
+// One batch may hold records without keys, a key taken before, and one new key twice: each
+// record gets its own outcome (SQLite writes a batch a record at a time, PostgreSQL in one
+// statement).
+TEST_P(StoreTest, ABatchMixingKeyedAndUnkeyedRecordsGivesEachItsOwnOutcome) {
+  SubmissionRecord taken = make_record(kT0, "p", "ada");
+  taken.idempotency = IdempotencyTag{"canvas", "taken", "h"};
+  commit_ok(taken);
+  constexpr int kRounds = 20;  // 5 records a round, queued at once: they share transactions
+  std::vector<SubmissionRecord> records;
+  for (int r = 0; r < kRounds; ++r) {
+    const std::string n = std::to_string(r);
+    records.push_back(make_record(kT0 + 10 * r + 1, "p", "plain-a" + n));
+    records.push_back(make_record(kT0 + 10 * r + 2, "p", "taken" + n));
+    records.back().idempotency = IdempotencyTag{"canvas", "taken", "h"};
+    records.push_back(make_record(kT0 + 10 * r + 3, "p", "new-first" + n));
+    records.back().idempotency = IdempotencyTag{"canvas", "new" + n, "h"};
+    records.push_back(make_record(kT0 + 10 * r + 4, "p", "new-again" + n));
+    records.back().idempotency = IdempotencyTag{"canvas", "new" + n, "h"};
+    records.push_back(make_record(kT0 + 10 * r + 5, "p", "plain-b" + n));
+  }
+  const CommitCounters before = store_->counters();
+  std::vector<std::promise<Result<CommitOutcome>>> promises(records.size());
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    store_->commit(records[i], std::nullopt, [&promises, i](Result<CommitOutcome> outcome) {
+      promises[i].set_value(std::move(outcome));
+    });
+  }
+  std::vector<CommitOutcome> outcomes;
+  for (auto& promise : promises) {
+    auto outcome = promise.get_future().get();
+    ASSERT_TRUE(outcome) << outcome.error().message;
+    outcomes.push_back(std::move(outcome).value());
+  }
+  const CommitCounters after = store_->counters();
+  EXPECT_LT(after.batches - before.batches, records.size() / 2) << "no batch held several";
+  std::size_t written = 0;
+  for (int r = 0; r < kRounds; ++r) {
+    const std::size_t at = 5 * static_cast<std::size_t>(r);
+    for (const std::size_t plain : {at, at + 4}) {
+      EXPECT_TRUE(outcomes[plain].inserted) << records[plain].student.value_or("");
+      EXPECT_EQ(outcomes[plain].kept.id, records[plain].id);
+    }
+    EXPECT_FALSE(outcomes[at + 1].inserted);
+    EXPECT_EQ(outcomes[at + 1].kept.id, taken.id);
+    // The new key's two: one is written and both get it (PostgreSQL's two committer lanes
+    // may write the later one first).
+    EXPECT_NE(outcomes[at + 2].inserted, outcomes[at + 3].inserted);
+    const SubmissionRecord& winner = records[outcomes[at + 2].inserted ? at + 2 : at + 3];
+    for (const std::size_t keyed : {at + 2, at + 3}) {
+      EXPECT_EQ(outcomes[keyed].kept.id, winner.id);
+      EXPECT_EQ(outcomes[keyed].kept.student, winner.student);
+    }
+    written += 3;
+  }
+  SubmissionQuery query;
+  query.limit = 1000;
+  auto page = store_->list(query);
+  ASSERT_TRUE(page);
+  EXPECT_EQ(page->records.size(), written + 1);
+}
+
 TEST_P(StoreTest, CommitAfterCloseIsAnError) {
   store_->close();
   auto outcome = commit_now(*store_, make_record(kT0, "p", "ada"));
