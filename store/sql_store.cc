@@ -130,10 +130,11 @@ Result<std::set<std::string>> insert_together(SqlConnection& db,
   return written;
 }
 
-// SQLite: one prepared single-row INSERT run once a record. In process there is no round
-// trip to save, and a statement of N rows costs more a row as N grows (its program and its
-// N x 20 parameters): at 64 rows a record took twice the CPU it takes at 24
-// (docs/benchmarks-store.md, stop 36).
+// SQLite: one prepared single-row INSERT run once a record; the ids of the records written,
+// when `keyed`. In process there is no round trip to save, and under load a statement of N
+// rows cost the committer more a row as N grew (its program and its N x 20 parameters): about
+// twice as much at 49-64 rows as at 25-40, and the largest batches are those whose gradings
+// all wait (docs/benchmarks-store.md, stop 36).
 Result<std::set<std::string>> insert_each(SqlConnection& db,
                                           const std::vector<PendingCommit>& batch,
                                           const std::vector<std::size_t>& order, bool keyed) {
