@@ -36,10 +36,6 @@ esac
 . "$here/start_server.sh"
 start_server "$server" "$server_threads"
 
-# The server's CPU time (user + system, in clock ticks) so far: per request it is a steadier
-# figure than requests/s, which also depends on how the machine shares its cores with wrk.
-server_ticks() { awk '{ print $14 + $15 }' "/proc/$pid/stat"; }
-ticks_per_s="$(getconf CLK_TCK)"
 
 run() {  # name, path, [BENCH_POST]
   local line before after requests
@@ -49,8 +45,7 @@ run() {  # name, path, [BENCH_POST]
     grep '^RESULT')"
   after="$(server_ticks)"
   requests="$(sed -n 's/.* requests=\([0-9]*\).*/\1/p' <<<"$line")"
-  echo "$1 ${line#RESULT } server_cpu_us=$(awk -v t=$((after - before)) -v hz="$ticks_per_s" \
-    -v n="$requests" 'BEGIN { printf "%.1f", t / hz * 1e6 / n }')"
+  echo "$1 ${line#RESULT } server_cpu_us=$(server_cpu_us "$before" "$after" "$requests")"
 }
 
 echo "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p' | head -1)"

@@ -5,6 +5,7 @@
 # stopped with SIGTERM when the calling script exits; its last stdout line, the store's count of
 # records and transactions (when it keeps any), is printed then. STORE is its --store (default
 # none: the figures of Part 1; sqlite:PATH or postgresql://… to measure the record).
+# server_ticks and server_cpu_us (below) measure its CPU time.
 start_server() {
   local server=$1 threads=$2 root
   root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -23,4 +24,14 @@ start_server() {
   url="$(sed -n 's/^listening on //p' "$server_out")"
   [ -n "$url" ] || { echo "the server did not start" >&2; exit 1; }
   case "$url" in http://127.0.0.1:*) ;; *) echo "not loopback: $url" >&2; exit 1 ;; esac
+}
+
+# The started server's CPU time (user + system, in clock ticks) so far: per request it is a
+# steadier figure than requests/s, which also depends on how the machine shares its cores
+# with wrk.
+server_ticks() { awk '{ print $14 + $15 }' "/proc/$pid/stat"; }
+# server_cpu_us TICKS_BEFORE TICKS_AFTER REQUESTS: the server's CPU µs a request between the two.
+server_cpu_us() {
+  awk -v t=$(($2 - $1)) -v hz="$(getconf CLK_TCK)" -v n="$3" \
+    'BEGIN { printf "%.1f", t / hz * 1e6 / n }'
 }

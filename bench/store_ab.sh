@@ -25,15 +25,13 @@ run() {  # name, binary, store
     # shellcheck source=bench/start_server.sh
     . "$here/start_server.sh"
     STORE="$3" start_server "$2" "${SERVER_THREADS:-$(nproc)}"
-    ticks() { awk '{ print $14 + $15 }' "/proc/$pid/stat"; }
-    before="$(ticks)"
+    before="$(server_ticks)"
     line="$(BENCH_POST=1 wrk -t2 -c"${CONNECTIONS:-64}" -d"${DURATION:-6s}" \
       -s "$here/http_bench.lua" "$url/v1/problems/consonant-anywhere/grade" | grep '^RESULT')"
-    after="$(ticks)"
+    after="$(server_ticks)"
     requests="$(sed -n 's/.* requests=\([0-9]*\).*/\1/p' <<<"$line")"
     echo "$(sed 's/^RESULT //; s/ requests=.*//' <<<"$line")" \
-      "server_cpu_us=$(awk -v t=$((after - before)) -v hz="$(getconf CLK_TCK)" -v n="$requests" \
-        'BEGIN { printf "%.1f", t / hz * 1e6 / n }')"
+      "server_cpu_us=$(server_cpu_us "$before" "$after" "$requests")"
   ) >"$tmp/run"
   echo "$1 $(head -1 "$tmp/run")" \
     "$(awk '/^store:/ { printf "mean_batch=%.1f", $2 / $6 }' "$tmp/run")"
