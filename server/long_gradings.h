@@ -17,6 +17,7 @@
 #include <mutex>
 #include <utility>
 
+#include "background_priority.h"
 #include "headgrader/limits.h"
 
 namespace headgrader::server {
@@ -43,6 +44,7 @@ class LongGradings {
     }
     running_.fetch_add(1);
     boost::asio::post(pool_, [this, address, work = std::move(work)]() mutable {
+      run_at_background_priority();
       work();
       {
         const std::lock_guard lock(mutex_);

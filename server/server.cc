@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "access_log.h"
+#include "background_priority.h"
 #include "headgrader/limits.h"
 #include "listener.h"
 #include "long_gradings.h"
@@ -117,6 +118,7 @@ int serve(const Service& service, const std::string& address, std::uint16_t port
     hangups.async_wait([&](beast::error_code wait_ec, int) {
       if (wait_ec) return;
       net::post(reloads, [&service] {
+        run_at_background_priority();
         reload_problems(*service.problems);
         if (service.keys != nullptr) reload_keys(*service.keys);
       });
@@ -126,7 +128,10 @@ int serve(const Service& service, const std::string& address, std::uint16_t port
   wait_for_hangup();
   std::optional<ProblemWatcher> watcher;
   if (service.problems->is_folder()) {
-    watcher.emplace(*service.problems, [&service] { reload_problems(*service.problems); });
+    watcher.emplace(*service.problems, [&service] {
+      run_at_background_priority();
+      reload_problems(*service.problems);
+    });
   }
 
   net::signal_set signals(ioc, SIGINT, SIGTERM);

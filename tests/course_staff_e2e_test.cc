@@ -11,9 +11,11 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <thread>
 
+#include "headgrader/limits.h"
 #include "headgrader/report.h"
 #include "server_harness.h"
 #include "test_support.h"
@@ -314,11 +316,34 @@ TEST_F(KeyedServer, ValidateWarnsWhenTheTestsCannotTellAMistakeFromTheSolution) 
   EXPECT_EQ(margin["score_gap"], 5);
 }
 
+// The server's threads whose nice value is `nice` now (Linux keeps one per thread: field 19
+// of /proc/PID/task/TID/stat, counted after the command's closing parenthesis).
+std::size_t threads_at_nice(pid_t pid, int nice) {
+  std::size_t found = 0;
+  std::error_code ec;
+  for (const auto& task :
+       fs::directory_iterator(fs::path("/proc") / std::to_string(pid) / "task", ec)) {
+    const std::string stat = read_file(task.path() / "stat");
+    const std::size_t close = stat.rfind(')');
+    if (close == std::string::npos) continue;
+    std::istringstream fields(stat.substr(close + 2));
+    std::string field;
+    for (int index = 3; index <= 19 && fields >> field; ++index) {
+      if (index == 19 && std::stoi(field) == nice) ++found;
+    }
+  }
+  return found;
+}
+
 // Loading a problem proves that its reference passes: for a first-position whose W_P columns
 // all differ, every string up to length 23 (16 777 214 strings, prefix by prefix) is still
 // about half a second of a core (at length 20, then 22, the prefix walk of issue 23 made it
 // too quick to show anything). Two validations at once held both of the server's io threads
-// (and so /healthz) that long; they run on the long-grading threads now.
+// (and so /healthz) that long; they run on the long-grading threads now, at a lower priority
+// than the io threads (server/background_priority.h). Health is judged against the proofs'
+// own time, not a fixed figure: with the io threads held, a probe waits for a whole proof;
+// with them free, for a small part of one even on a loaded two-core VM (CI once saw 318 ms
+// against a 100 ms bound at equal priority, with another test beside it).
 TEST_F(KeyedServer, ValidatingProblemsThatTakeSecondsToProveLeavesHealthAnswered) {
   const std::string text = testing::prefix_by_prefix_problem("slow", 23).dump();
   const std::string raw =
@@ -328,13 +353,16 @@ TEST_F(KeyedServer, ValidatingProblemsThatTakeSecondsToProveLeavesHealthAnswered
       "\r\nContent-Type: application/json\r\nContent-Length: " + std::to_string(text.size()) +
       "\r\n\r\n" + text;
   Client first(port_), second(port_);
+  const auto sent = std::chrono::steady_clock::now();
   first.write_raw(raw);
   second.write_raw(raw);
   std::this_thread::sleep_for(100ms);  // both read and being proved
   int probes = 0;
+  std::size_t niced = 0;
   std::chrono::duration<double, std::milli> worst{0};
   const auto give_up = std::chrono::steady_clock::now() + 60s;
   while (!(first.readable() && second.readable()) && std::chrono::steady_clock::now() < give_up) {
+    niced = std::max(niced, threads_at_nice(server_->pid(), limits::kBackgroundNice));
     const auto start = std::chrono::steady_clock::now();
     EXPECT_EQ(call(port_, "GET", "/healthz").result_int(), 200);
     worst = std::max(
@@ -342,8 +370,10 @@ TEST_F(KeyedServer, ValidatingProblemsThatTakeSecondsToProveLeavesHealthAnswered
     ++probes;
     std::this_thread::sleep_for(20ms);
   }
+  const std::chrono::duration<double, std::milli> proving = std::chrono::steady_clock::now() - sent;
   EXPECT_GE(probes, 3) << "the validations did not take long: nothing was shown";
-  EXPECT_LT(worst.count(), 100);
+  EXPECT_GE(niced, 2u) << "the proofs did not run at the background priority";
+  EXPECT_LT(worst.count(), proving.count() / 4) << "the proofs took " << proving.count() << " ms";
   for (Client* client : {&first, &second}) {
     const HttpResponse answer = client->read();
     ASSERT_EQ(answer.result_int(), 200) << answer.body();

@@ -150,6 +150,10 @@ inline constexpr std::size_t kMaxLongGradings = 32;
 // Behind a proxy every client shares its address: --max-long-gradings-per-address raises it.
 inline constexpr std::size_t kMaxLongGradingsPerAddress = 2;
 inline constexpr std::chrono::seconds kLongGradingRetryAfter{2};
+// The nice value of the threads that run long gradings and problem loads
+// (server/background_priority.h): the io threads (nice 0) weigh about ten times as much with
+// the scheduler, so /healthz and short gradings are answered while proofs take the cores.
+inline constexpr int kBackgroundNice = 10;
 // The access log is written in batches (server/access_log.h): a line reaches stderr at most
 // this long after its request was answered, and lines waiting to be written take at most this
 // much memory (beyond it, requests wait for the log, as with unbuffered writes).
