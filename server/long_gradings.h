@@ -29,7 +29,11 @@ class LongGradings {
       : pool_(threads), max_total_(max_total), max_per_address_(max_per_address) {}
 
   // Runs work() on one of the threads, after the gradings posted before it; false (and
-  // nothing runs) when `address` or the server has its maximum queued or running.
+  // nothing runs) when `address` or the server has its maximum queued or running. work()
+  // returns what hands its result on (a callable, such as one that posts the answer to its
+  // connection), run once the work's place is given back: a client that sends its next long
+  // request as soon as it has an answer must find that place free, however long this thread
+  // (at a lower priority than the io threads) then waits for a core.
   template <class Work>
   bool post(const boost::asio::ip::address& address, Work work) {
     {
@@ -45,12 +49,13 @@ class LongGradings {
     running_.fetch_add(1);
     boost::asio::post(pool_, [this, address, work = std::move(work)]() mutable {
       run_at_background_priority();
-      work();
+      auto hand_on = work();
       {
         const std::lock_guard lock(mutex_);
         if (--per_address_[address] == 0) per_address_.erase(address);
         --total_;
       }
+      hand_on();
       running_.fetch_sub(1);
     });
     return true;

@@ -57,17 +57,21 @@ void Session::route_long(std::function<Routed(const Request&)> work, std::size_t
           const GradeCancelScope scope(self->abandoned_);
           routed = work(self->parser_->get());
         }
-        net::dispatch(self->socket_.get_executor(),
-                      [self, routed = std::move(routed), reserved]() mutable {
-                        if (reserved > 0)
-                          self->connections_->answers().release(self->address_, reserved);
-                        beast::error_code ignored;
-                        self->socket_.cancel(ignored);  // watch_client()'s wait
-                        // Nobody would read the answer (or it was cut short): the connection and
-                        // body go.
-                        if (self->abandoned_.load() || self->client_gone()) return self->do_close();
-                        self->write_answer(std::move(routed));
-                      });
+        // Handed on once the long-grading place is free again (long_gradings.h).
+        return [self, routed = std::move(routed), reserved]() mutable {
+          net::dispatch(self->socket_.get_executor(),
+                        [self, routed = std::move(routed), reserved]() mutable {
+                          if (reserved > 0)
+                            self->connections_->answers().release(self->address_, reserved);
+                          beast::error_code ignored;
+                          self->socket_.cancel(ignored);  // watch_client()'s wait
+                          // Nobody would read the answer (or it was cut short): the connection
+                          // and body go.
+                          if (self->abandoned_.load() || self->client_gone())
+                            return self->do_close();
+                          self->write_answer(std::move(routed));
+                        });
+        };
       });
   if (queued) return watch_client();
   if (reserved > 0) connections_->answers().release(address_, reserved);

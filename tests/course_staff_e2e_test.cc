@@ -6,6 +6,7 @@
 #include <signal.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -14,6 +15,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "headgrader/limits.h"
 #include "headgrader/report.h"
@@ -380,6 +382,38 @@ TEST_F(KeyedServer, ValidatingProblemsThatTakeSecondsToProveLeavesHealthAnswered
     EXPECT_EQ(Json::parse(answer.body())["valid"], true);
     EXPECT_EQ(Json::parse(answer.body())["tested_strings"], (1u << 24) - 2);
   }
+}
+
+// Validations, PUTs and regrades run on the long-grading threads, a few at a time per client
+// address, and those threads run at a lower priority than the io threads. A client that sends
+// its next such request as soon as it has an answer must not be told it has too many running:
+// the place is given back before the answer is sent. Here one place per address, and busy
+// threads in this process hold the cores, so that a long-grading thread that still had to give
+// its place back after the answer would wait for a core meanwhile (CI saw PUTs one after
+// another answered 429).
+TEST_F(KeyedServer, LongRequestsSentOneAfterAnotherAreNeverRefusedAsTooMany) {
+  ServerProcess one_place(
+      std::vector<std::string>{"--port", "0", "--address", "127.0.0.1", "--threads", "2",
+                               "--problems", w_.problems().string(), "--keys", w_.keys().string(),
+                               "--max-long-gradings-per-address", "1"});
+  const std::uint16_t port = one_place.wait_listening();
+  ASSERT_NE(port, 0);
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> busy;
+  for (unsigned i = 0; i < 2 * std::max(2u, std::thread::hardware_concurrency()); ++i) {
+    busy.emplace_back([&stop] {
+      volatile std::uint64_t spin = 0;
+      while (!stop.load(std::memory_order_relaxed)) spin = spin + 1;
+    });
+  }
+  const std::string text = read_file(w_.problems() / "consonant-anywhere.json");
+  std::vector<int> statuses;
+  for (int i = 0; i < 30; ++i) {
+    statuses.push_back(call(port, "POST", "/v1/problems/validate", staff_, text).result_int());
+  }
+  stop = true;
+  for (std::thread& thread : busy) thread.join();
+  EXPECT_EQ(statuses, std::vector<int>(30, 200));
 }
 
 TEST_F(KeyedServer, SighupLoadsTheFolderAgain) {
