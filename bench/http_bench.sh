@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# Drives headgrader-server with wrk: POST the handout solution to consonant-anywhere, then
-# GET /healthz, each with 64 connections for 10 s; prints requests/s, p50 and p99 of both, the
-# server's CPU time per request (server_cpu_us) and the ratio grade/healthz. With ROUNDS > 1
-# the pair is repeated, alternating, and the medians are printed last: on a shared machine one
-# round can be off by a third either way. WRK_NICE runs wrk at that nice level (0: the same
-# priority as the server), and WRK_SCHED=batch as a SCHED_BATCH task (its fair share of the
-# cores, but its wakeups do not preempt the server mid-request), to see how much of the
-# latency is the scheduler sharing the cores between the load generator and the server
-# (docs/benchmarks.md). Not a test: run it by hand on a quiet machine.
+# Drives headgrader-server with wrk: POST the handout solution to consonant-anywhere, then GET
+# /healthz, each with 64 connections for 10 s; prints requests/s, p50 and p99 of both, the
+# server's CPU time per request (server_cpu_us; with STORE=postgresql:… also PostgreSQL's own,
+# db_cpu_us) and the ratio grade/healthz. With ROUNDS > 1 the pair is repeated, alternating,
+# and the medians are printed last: on a shared machine one round can be off by a third either
+# way. WRK_NICE runs wrk at that nice level (0: the same priority as the server), and
+# WRK_SCHED=batch as a SCHED_BATCH task (its fair share of the cores, but its wakeups do not
+# preempt the server mid-request), to see how much of the latency is the scheduler sharing the
+# cores between the load generator and the server (docs/benchmarks.md). Not a test: run it by
+# hand on a quiet machine.
 #
 #   bench/http_bench.sh [path/to/headgrader-server]     (default: build/server/headgrader-server)
 #   env: CONNECTIONS (64), DURATION (10s), WRK_THREADS (2), SERVER_THREADS (nproc), ROUNDS (1),
@@ -38,14 +39,19 @@ start_server "$server" "$server_threads"
 
 
 run() {  # name, path, [BENCH_POST]
-  local line before after requests
+  local line before after requests db_before db_after db=""
   before="$(server_ticks)"
+  db_before="$(db_ticks)"
   line="$(env ${3:+BENCH_POST=1} "${wrk_policy[@]}" nice -n "$wrk_nice" \
     wrk -t"$wrk_threads" -c"$connections" -d"$duration" -s "$here/http_bench.lua" "$url$2" |
     grep '^RESULT')"
   after="$(server_ticks)"
+  db_after="$(db_ticks)"
   requests="$(sed -n 's/.* requests=\([0-9]*\).*/\1/p' <<<"$line")"
-  echo "$1 ${line#RESULT } server_cpu_us=$(server_cpu_us "$before" "$after" "$requests")"
+  case "${STORE:-none}" in
+    postgresql:*) db=" db_cpu_us=$(server_cpu_us "$db_before" "$db_after" "$requests")" ;;
+  esac
+  echo "$1 ${line#RESULT } server_cpu_us=$(server_cpu_us "$before" "$after" "$requests")$db"
 }
 
 echo "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p' | head -1)"

@@ -5,7 +5,7 @@
 # stopped with SIGTERM when the calling script exits; its last stdout line, the store's count of
 # records and transactions (when it keeps any), is printed then. STORE is its --store (default
 # none: the figures of Part 1; sqlite:PATH or postgresql://… to measure the record).
-# server_ticks and server_cpu_us (below) measure its CPU time.
+# server_ticks and server_cpu_us (below) measure its CPU time, db_ticks that of PostgreSQL.
 start_server() {
   local server=$1 threads=$2 root
   root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -34,4 +34,17 @@ server_ticks() { awk '{ print $14 + $15 }' "/proc/$pid/stat"; }
 server_cpu_us() {
   awk -v t=$(($2 - $1)) -v hz="$(getconf CLK_TCK)" -v n="$3" \
     'BEGIN { printf "%.1f", t / hz * 1e6 / n }'
+}
+# The CPU time (clock ticks) so far of every PostgreSQL process on the machine (the
+# committer's and the pool's backends, the WAL writer, the checkpointer): with the store
+# on PostgreSQL the database's work for a grading runs there, beside the server's, on the same
+# cores. A backend that exits between two readings takes its ticks with it, so this can only
+# undercount; the store's connections are kept open for the run.
+db_ticks() {
+  local total=0 ticks p
+  for p in $(pgrep -x postgres); do
+    ticks="$(awk '{ print $14 + $15 }' "/proc/$p/stat" 2>/dev/null)" || continue
+    total=$((total + ${ticks:-0}))
+  done
+  echo "$total"
 }

@@ -56,6 +56,8 @@ for name in none sqlite postgres; do
   for f in requests_per_s p50_ms p99_ms server_cpu_us; do
     line+=" $f=$(cat "$tmp/$name-"*.txt | sed -n "s/^grade .*$f=\([0-9.]*\).*/\1/p" | median)"
   done
+  [[ $name != postgres ]] ||
+    line+=" db_cpu_us=$(cat "$tmp/$name-"*.txt | sed -n "s/^grade .*db_cpu_us=\([0-9.]*\).*/\1/p" | median)"
   [[ $name == none ]] || line+=" mean_batch=$(cat "$tmp/$name-"*.txt |
     awk '/^store:/ { r += $2; t += $6 } END { printf "%.1f", r / t }')"
   echo "$line"

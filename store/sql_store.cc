@@ -164,7 +164,8 @@ Result<std::unique_ptr<SubmissionStore>> SqlStore::open(Dialect dialect,
 SqlStore::SqlStore(Dialect dialect, ConnectionPool::Opener opener,
                    std::unique_ptr<SqlConnection> committer_connection)
     : dialect_(dialect), opener_(opener), pool_(std::move(opener), limits::kStorePoolConnections) {
-  // SQLite has one writer at a time: a second lane would only wait for the first's lock.
+  // SQLite has one writer at a time: a second lane would only wait for the first's lock (and
+  // PostgreSQL one WAL flush at a time: limits.h).
   const std::size_t lanes = dialect == Dialect::kSqlite ? 1 : limits::kPostgresCommitterLanes;
   if (dialect == Dialect::kSqlite) checkpointer_ = std::make_unique<WalCheckpointer>(opener_);
   committer_connections_.resize(lanes);

@@ -324,8 +324,8 @@ TEST_P(StoreTest, ABatchMixingKeyedAndUnkeyedRecordsGivesEachItsOwnOutcome) {
     }
     EXPECT_FALSE(outcomes[at + 1].inserted);
     EXPECT_EQ(outcomes[at + 1].kept.id, taken.id);
-    // The new key's two: one is written and both get it (PostgreSQL's two committer lanes
-    // may write the later one first).
+    // The new key's two: one is written and both get it (which one is the store's to choose:
+    // with more than one committer lane, kPostgresCommitterLanes, the later may go first).
     EXPECT_NE(outcomes[at + 2].inserted, outcomes[at + 3].inserted);
     const SubmissionRecord& winner = records[outcomes[at + 2].inserted ? at + 2 : at + 3];
     for (const std::size_t keyed : {at + 2, at + 3}) {

@@ -170,9 +170,14 @@ inline constexpr std::size_t kMaxCommitBatch = 256;
 // How long a SQLite write waits for another writer (another server on the same file) before
 // the store reports itself unavailable.
 inline constexpr std::chrono::milliseconds kStoreBusyTimeout{5000};
-// PostgreSQL: committer threads, each with its connection and a batch of its own, so that one
-// batch's rows are written while the one before waits for its sync (docs/benchmarks-store.md).
-inline constexpr std::size_t kPostgresCommitterLanes = 2;
+// PostgreSQL: committer threads, each with its connection and a batch of its own. One: a
+// PostgreSQL cluster flushes its WAL one transaction at a time (a second lane's commit waits
+// for the first's sync), and a transaction has a fixed cost of about 480 µs of the database's
+// CPU against about 7 µs a record, so two lanes only split what waits into two smaller
+// batches: one lane was faster in every alternated round, with a 0.2 ms and with a 4 ms
+// sync (docs/benchmarks-store.md, 2026-12-04). More may pay where a round trip to a distant
+// database, not its sync, is what a batch waits for.
+inline constexpr std::size_t kPostgresCommitterLanes = 1;
 // SQLite: the WAL is copied back into the database file by a thread of its own each time
 // commits have added this many pages to it (SQLite's own default threshold); once the WAL
 // holds the third figure, the committer copies what is left by itself, which restarts the
