@@ -389,8 +389,8 @@ TEST_F(KeyedServer, ValidatingProblemsThatTakeSecondsToProveLeavesHealthAnswered
 // its next such request as soon as it has an answer must not be told it has too many running:
 // the place is given back before the answer is sent. Here one place per address, and busy
 // threads in this process hold the cores, so that a long-grading thread that still had to give
-// its place back after the answer would wait for a core meanwhile (CI saw PUTs one after
-// another answered 429).
+// its place back after the answer would wait for a core meanwhile (a local ctest -j2 saw PUTs
+// one after another answered 429).
 TEST_F(KeyedServer, LongRequestsSentOneAfterAnotherAreNeverRefusedAsTooMany) {
   ServerProcess one_place(
       std::vector<std::string>{"--port", "0", "--address", "127.0.0.1", "--threads", "2",
