@@ -13,17 +13,16 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include <condition_variable>
 #include <cstdlib>
 #include <filesystem>
-#include <mutex>
 #include <string>
 
+#include "store_bench_records.h"
 #include "submission_store.h"
 
 namespace {
 
-using headgrader::store::SubmissionRecord;
+using headgrader::bench::commit_and_wait;
 using headgrader::store::SubmissionStore;
 
 double process_cpu_seconds() {
@@ -31,38 +30,6 @@ double process_cpu_seconds() {
   getrusage(RUSAGE_SELF, &usage);
   const auto seconds = [](const timeval& t) { return t.tv_sec + t.tv_usec / 1e6; };
   return seconds(usage.ru_utime) + seconds(usage.ru_stime);
-}
-
-SubmissionRecord bench_record(std::int64_t n) {
-  SubmissionRecord r;
-  r.time = 1'780'000'000'000 + n / 16;
-  r.id = headgrader::store::new_submission_id(r.time);
-  r.problem = "consonant-anywhere";
-  r.problem_sha256 = std::string(64, 'a');
-  r.body = std::string(59, 'b');
-  r.passed = true;
-  r.score = 1;
-  r.tests_total = r.tests_passed = 697;
-  r.answer = std::string(949, 'c');
-  return r;
-}
-
-// Commits `batch` records at once and waits for every one's outcome.
-void commit_and_wait(SubmissionStore& store, std::int64_t batch, std::int64_t& made) {
-  std::mutex mutex;
-  std::condition_variable all_done;
-  std::int64_t left = batch;
-  bool failed = false;
-  for (std::int64_t i = 0; i < batch; ++i) {
-    store.commit(bench_record(made++), std::nullopt, [&](auto outcome) {
-      const std::lock_guard lock(mutex);
-      failed = failed || !outcome;
-      if (--left == 0) all_done.notify_one();
-    });
-  }
-  std::unique_lock lock(mutex);
-  all_done.wait(lock, [&] { return left == 0; });
-  if (failed) std::abort();  // a benchmark of failures would measure nothing
 }
 
 void run_store(benchmark::State& state, const std::string& url) {

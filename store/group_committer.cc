@@ -1,14 +1,21 @@
 #include "group_committer.h"
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <exception>
+#include <string>
 
 namespace headgrader::store {
 
 GroupCommitter::GroupCommitter(BatchWriter writer, std::size_t max_batch, std::size_t lanes)
     : writer_(std::move(writer)), max_batch_(max_batch) {
   for (std::size_t lane = 0; lane < std::max<std::size_t>(lanes, 1); ++lane) {
-    threads_.emplace_back([this, lane] { run(lane); });
+    threads_.emplace_back([this, lane] {
+      // Named, so that top -H and perf show which thread waits for the database.
+      pthread_setname_np(pthread_self(), ("hg-commit-" + std::to_string(lane)).c_str());
+      run(lane);
+    });
   }
 }
 

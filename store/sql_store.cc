@@ -368,7 +368,8 @@ Result<WindowUse> SqlStore::gradings_since(const RateScope& scope, TimeMs since,
   params.push_back(cap);
   const std::string cap_param = "$" + std::to_string(params.size());
   // The newest `cap` in the window, oldest of them last: the count, and when the window will
-  // have room again.
+  // have room again. `regrade_of IS NULL` stays written as the key index's own condition
+  // (migration 3), so that both databases count from that index alone.
   auto found = run("SELECT COUNT(*), MIN(time_ms) FROM (SELECT time_ms FROM submissions WHERE " +
                        where + " ORDER BY time_ms DESC LIMIT " + cap_param + ") AS newest",
                    params);

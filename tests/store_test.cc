@@ -14,6 +14,7 @@
 
 #include "headgrader/limits.h"
 #include "migrations.h"
+#include "postgres_connection.h"
 #include "problem_stats.h"
 #include "sqlite_connection.h"
 #include "store_test_support.h"
@@ -162,6 +163,51 @@ TEST_P(StoreTest, SchemaIsMigratedOnceAndOpeningAgainChangesNothing) {
   ASSERT_TRUE(rows) << rows.error().message;
   EXPECT_EQ(*rows->front()[0], std::to_string(migrations().size()));
   EXPECT_EQ(*rows->front()[1], std::to_string(migrations().size()));
+}
+
+// A database a server of the schema before the last left: its records are counted as before
+// once this server has migrated it (migration 3 rebuilt the index the key's window is counted
+// from).
+TEST_P(StoreTest, RecordsWrittenUnderTheEarlierSchemaCountInTheKeysWindowAfterMigrating) {
+  auto earlier = testing::TestDatabase::make(GetParam());
+  ASSERT_TRUE(earlier);
+  {
+    auto raw = GetParam() == Backend::kPostgres
+                   ? PostgresConnection::open(earlier->url())
+                   : SqliteConnection::open(earlier->folder() / "store.db");
+    ASSERT_TRUE(raw) << raw.error().message;
+    SqlConnection& db = **raw;
+    ASSERT_TRUE(db.exec_script("CREATE TABLE schema_version (version INTEGER NOT NULL)"));
+    const std::size_t last = migrations().size() - 1;
+    for (std::size_t i = 0; i < last; ++i) {
+      auto migrated = db.exec_script(migrations()[i]);
+      ASSERT_TRUE(migrated) << migrated.error().message;
+      ASSERT_TRUE(db.exec_script("INSERT INTO schema_version (version) VALUES (" +
+                                 std::to_string(i + 1) + ")"));
+    }
+    // Three gradings of the key and a regrade of one, as that server wrote them.
+    for (int i = 0; i < 4; ++i) {
+      auto inserted = db.query(
+          "INSERT INTO submissions (id, time_ms, problem, problem_sha256, key_name, body, passed, "
+          "score, tests_total, tests_passed, tests_failed, failing_inputs, answer, regrade_of) "
+          "VALUES ($1, $2, 'p', 'h', 'canvas', '{}', 1, 1.0, 1, 1, 0, '[]', '{}', $3)",
+          {new_submission_id(kT0 + i), std::int64_t{kT0 + i},
+           i == 3 ? SqlValue(std::string("x")) : SqlValue()});
+      ASSERT_TRUE(inserted) << inserted.error().message;
+    }
+  }
+  auto opened = open_store(earlier->url());
+  ASSERT_TRUE(opened) << opened.error().message;
+  SubmissionStore& store = **opened;
+  ASSERT_TRUE(commit_now(store, make_record(kT0 + 10, "p", std::nullopt)));  // key "canvas"
+  const RateScope key{RateScope::Kind::kKey, "", "", "canvas"};
+  auto window = store.gradings_since(key, kT0, 1000);
+  ASSERT_TRUE(window) << window.error().message;
+  EXPECT_EQ(window->count, 4);  // the three before and the one after; the regrade does not count
+  auto at_cap = store.gradings_since(key, kT0, 2);
+  ASSERT_TRUE(at_cap) << at_cap.error().message;
+  EXPECT_EQ(at_cap->cap_th_newest, kT0 + 2);  // the newest two: kT0 + 10 and kT0 + 2
+  store.close();
 }
 
 TEST_P(StoreTest, ATakenIdempotencyKeyGivesBackTheEarlierRecordAndWritesNothing) {
