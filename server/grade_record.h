@@ -15,6 +15,7 @@
 #include "error_response.h"
 #include "headgrader/grade_request.h"
 #include "headgrader/problem.h"
+#include "keys_at_cap.h"
 #include "options.h"
 #include "submission_store.h"
 
@@ -26,6 +27,8 @@ struct RecordSettings {
   std::optional<RateLimit> rate_limit;
   // The clock of record times and attempt windows (tests may fix it).
   std::function<store::TimeMs()> now = store::now_ms;
+  // The lms keys at their cap, refused without counting again until their window has room.
+  std::shared_ptr<KeysAtTheirCap> keys_at_cap = std::make_shared<KeysAtTheirCap>();
 };
 
 // Who sends a grading, as the record sees it: the key's name (none when grading is open) and

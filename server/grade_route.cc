@@ -165,13 +165,19 @@ std::optional<Response> Router::check_before_grading(std::string_view problem,
   const RateLimit& limit = *records.rate_limit;
   const store::TimeMs since = now - limit.period.count() + 1;  // the window ends now
   if (identity.lms && identity.key_name) {
-    const std::int64_t cap = limit.count * limits::kKeyRateMultiple;
-    auto used = store.gradings_since({store::RateScope::Kind::kKey, "", "", *identity.key_name},
-                                     since, cap);
-    if (!used) return unavailable(used.error());
-    if (used->count >= cap && used->cap_th_newest) {
-      return rate_limited_answer(limit, true, now, *used->cap_th_newest + limit.period.count(),
-                                 request.version(), request.keep_alive());
+    const std::string& key = *identity.key_name;
+    std::optional<store::TimeMs> room = records.keys_at_cap->refused_until(key, now);
+    if (!room) {
+      const std::int64_t cap = limit.count * limits::kKeyRateMultiple;
+      auto used = store.gradings_since({store::RateScope::Kind::kKey, "", "", key}, since, cap);
+      if (!used) return unavailable(used.error());
+      if (used->count >= cap && used->cap_th_newest) {
+        room = *used->cap_th_newest + limit.period.count();
+        records.keys_at_cap->hold(key, *room, now);
+      }
+    }
+    if (room) {
+      return rate_limited_answer(limit, true, now, *room, request.version(), request.keep_alive());
     }
   }
   if (student) {

@@ -282,6 +282,13 @@ TEST_P(RecordRoutes, IdempotencyKeysAreScopedToTheKeyAndLmsKeysAreCapped) {
   EXPECT_EQ(code_of(last), "rate_limited");
   EXPECT_NE(last.body().find("100 gradings"), std::string::npos) << last.body();
   EXPECT_FALSE(last[http::field::retry_after].empty());
+  // Held at its cap (server/keys_at_cap.h): refused again, at once, with its window's time.
+  const HttpResponse again = grade(port, kWrongKey);
+  EXPECT_EQ(again.result(), http::status::too_many_requests);
+  EXPECT_NE(again.body().find("100 gradings"), std::string::npos) << again.body();
+  ASSERT_FALSE(again[http::field::retry_after].empty());
+  EXPECT_LE(std::stoi(std::string(again[http::field::retry_after])),
+            std::stoi(std::string(last[http::field::retry_after])));
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, RecordRoutes,
