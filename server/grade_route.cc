@@ -18,6 +18,18 @@
 #include "secrets.h"
 
 namespace headgrader::server {
+namespace {
+
+// 503 store_unavailable when the record cannot be read before grading.
+Response unavailable_to_read(const Request& request, const Error& error) {
+  return error_answer(request, {ErrorCode::kStoreUnavailable,
+                                "the record of gradings cannot be read, so nothing is graded; "
+                                "try again (the store said: " +
+                                    error.message + ")",
+                                ""});
+}
+
+}  // namespace
 
 // What a grading needs once its request has been checked, kept for Router::finish_grade
 // when that runs later, off the io threads (Routed::rest).
@@ -47,6 +59,12 @@ Routed Router::answer_grade(const std::shared_ptr<const CatalogSnapshot>& snapsh
   job->entry = &entry;
   job->who = who;
   job->submission = std::move(*submission);
+  // A grading string by string over many strings, or one whose answer is large (max_failures
+  // and n_q are the submission's), takes more than milliseconds: the server runs it off the
+  // threads that read and write.
+  const std::uint64_t numbers = answer_cost(problem, job->submission);
+  const bool long_grading =
+      grading_cost(problem) > limits::kLongGradingCost || numbers > limits::kLongAnswerNumbers;
   const RecordSettings& records = service_.records;
   if (records.store != nullptr) {
     // Who the record names: the key's name, and the student of the body or of the launch (§11).
@@ -60,16 +78,17 @@ Routed Router::answer_grade(const std::shared_ptr<const CatalogSnapshot>& snapsh
       job->identity.idempotency_scope = "student:" + who.student.student;
     }
     job->now = records.now();
-    if (std::optional<Response> refused = check_before_grading(problem.id, request, job->student,
-                                                               job->identity, job->tag, job->now)) {
+    // A key used before is looked up before grading only where grading again would cost
+    // more than the lookup (a long grading; a launched student's, which reads the launch):
+    // otherwise the commit finds it (ON CONFLICT), and the lookup's round trip to the store,
+    // which an io thread waits for, is made only for a grading the attempt limit would refuse.
+    const bool replay_first = long_grading || who.kind == Principal::Kind::kStudent;
+    if (std::optional<Response> refused = check_before_grading(
+            problem.id, request, job->student, job->identity, job->tag, replay_first, job->now)) {
       return {std::move(*refused), problem.id, std::nullopt};
     }
   }
-  // A grading string by string over many strings, or one whose answer is large (max_failures
-  // and n_q are the submission's), takes more than milliseconds: the server runs it off the
-  // threads that read and write.
-  if (const std::uint64_t numbers = answer_cost(problem, job->submission);
-      grading_cost(problem) > limits::kLongGradingCost || numbers > limits::kLongAnswerNumbers) {
+  if (long_grading) {
     Routed routed{Response{}, problem.id, std::nullopt};
     routed.rest = [this, job](const Request& same) {
       return guarded(same, [&] { return finish_grade(*job, same); });
@@ -134,34 +153,46 @@ std::optional<Response> Router::check_before_grading(std::string_view problem,
                                                      const std::optional<std::string>& student,
                                                      const GraderIdentity& identity,
                                                      std::optional<store::IdempotencyTag>& tag,
-                                                     store::TimeMs now) const {
-  const RecordSettings& records = service_.records;
-  store::SubmissionStore& store = *records.store;
-  const auto unavailable = [&](const Error& error) {
-    return error_answer(request, {ErrorCode::kStoreUnavailable,
-                                  "the record of gradings cannot be read, so nothing is graded; "
-                                  "try again (the store said: " +
-                                      error.message + ")",
-                                  ""});
-  };
+                                                     bool replay_first, store::TimeMs now) const {
+  store::SubmissionStore& store = *service_.records.store;
   if (const auto header = request.find("Idempotency-Key"); header != request.end()) {
     if (std::optional<Error> bad = check_idempotency_key(header->value())) {
       return error_answer(request, *bad);
     }
     tag = store::IdempotencyTag{identity.idempotency_scope, std::string(header->value()),
                                 sha256_hex(request.body())};
-    auto earlier = store.find_idempotent(tag->scope, tag->key);
-    if (!earlier) return unavailable(earlier.error());
-    if (earlier->has_value()) {
-      // The first answer again, byte for byte; or a conflict when the body differs.
-      PendingGrade replay;
-      replay.body_sha256 = tag->body_sha256;
-      replay.version = request.version();
-      replay.keep_alive = request.keep_alive();
-      return replay.finish(store::CommitOutcome{false, std::move(**earlier)});
-    }
   }
+  // The answer to a key used before: the first answer again, byte for byte, or a conflict
+  // when the body differs; nothing when the key is new.
+  const auto earlier_answer = [&]() -> std::optional<Response> {
+    auto earlier = store.find_idempotent(tag->scope, tag->key);
+    if (!earlier) return unavailable_to_read(request, earlier.error());
+    if (!earlier->has_value()) return std::nullopt;
+    PendingGrade replay;
+    replay.body_sha256 = tag->body_sha256;
+    replay.version = request.version();
+    replay.keep_alive = request.keep_alive();
+    return replay.finish(store::CommitOutcome{false, std::move(**earlier)});
+  };
+  if (tag && replay_first) {
+    if (std::optional<Response> replay = earlier_answer()) return replay;
+  }
+  std::optional<Response> refused = attempt_limit_refusal(problem, request, student, identity, now);
+  // A replay is no new grading: never refused for the limit.
+  if (refused && tag && !replay_first) {
+    if (std::optional<Response> replay = earlier_answer()) return replay;
+  }
+  return refused;
+}
+
+std::optional<Response> Router::attempt_limit_refusal(std::string_view problem,
+                                                      const Request& request,
+                                                      const std::optional<std::string>& student,
+                                                      const GraderIdentity& identity,
+                                                      store::TimeMs now) const {
+  const RecordSettings& records = service_.records;
   if (!records.rate_limit) return std::nullopt;
+  store::SubmissionStore& store = *records.store;
   const RateLimit& limit = *records.rate_limit;
   const store::TimeMs since = now - limit.period.count() + 1;  // the window ends now
   if (identity.lms && identity.key_name) {
@@ -170,7 +201,7 @@ std::optional<Response> Router::check_before_grading(std::string_view problem,
     if (!room) {
       const std::int64_t cap = limit.count * limits::kKeyRateMultiple;
       auto used = store.gradings_since({store::RateScope::Kind::kKey, "", "", key}, since, cap);
-      if (!used) return unavailable(used.error());
+      if (!used) return unavailable_to_read(request, used.error());
       if (used->count >= cap && used->cap_th_newest) {
         room = *used->cap_th_newest + limit.period.count();
         records.keys_at_cap->hold(key, *room, now);
@@ -184,7 +215,7 @@ std::optional<Response> Router::check_before_grading(std::string_view problem,
     auto used = store.gradings_since(
         {store::RateScope::Kind::kStudentProblem, *student, std::string(problem), ""}, since,
         limit.count);
-    if (!used) return unavailable(used.error());
+    if (!used) return unavailable_to_read(request, used.error());
     if (used->count >= limit.count && used->cap_th_newest) {
       return rate_limited_answer(limit, false, now, *used->cap_th_newest + limit.period.count(),
                                  request.version(), request.keep_alive());

@@ -83,12 +83,18 @@ class Router {
   Routed answer_delete(std::string_view id, const Request& request) const;
   Routed answer_status(const Request& request) const;
   // The record's checks before grading (Idempotency-Key, attempt limits): an answer when the
-  // grading must not run.
+  // grading must not run. A key used before is looked up first when `replay_first`, else
+  // only when the limit would refuse (a replay is never refused; the commit finds the rest).
   std::optional<Response> check_before_grading(std::string_view problem, const Request& request,
                                                const std::optional<std::string>& student,
                                                const GraderIdentity& identity,
                                                std::optional<store::IdempotencyTag>& tag,
-                                               store::TimeMs now) const;
+                                               bool replay_first, store::TimeMs now) const;
+  // The attempt limit's 429 (per key, then per student and problem), if it refuses.
+  std::optional<Response> attempt_limit_refusal(std::string_view problem, const Request& request,
+                                                const std::optional<std::string>& student,
+                                                const GraderIdentity& identity,
+                                                store::TimeMs now) const;
   Routed answer_validate(const Request& request) const;
 
   std::unique_ptr<ProblemCatalog> owned_catalog_;  // the Part 1 constructor's
