@@ -65,7 +65,7 @@ void GroupCommitter::run(std::size_t lane) {
       ++counters_.batches;
       counters_.records += batch.size();
     }
-    Result<std::vector<CommitOutcome>> written = store_error("the store failed to write");
+    Result<std::vector<Result<CommitOutcome>>> written = store_error("the store failed to write");
     try {
       written = writer_(lane, batch);
     } catch (const std::exception& e) {

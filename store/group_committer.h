@@ -31,11 +31,12 @@ struct PendingCommit {
 
 class GroupCommitter {
  public:
-  // Writes a whole batch in one transaction on lane `lane` (0 .. lanes - 1; a lane is one
-  // thread, so whatever the writer keeps per lane, such as a connection, is that thread's
-  // alone): one outcome per commit, in order, or one error for all (nothing written). It may
-  // move the records of a batch it has written into their outcomes.
-  using BatchWriter = std::function<Result<std::vector<CommitOutcome>>(
+  // Writes a whole batch on lane `lane` (0 .. lanes - 1; a lane is one thread, so whatever
+  // the writer keeps per lane, such as a connection, is that thread's alone): one outcome per
+  // commit, in order (an error only for a commit of which nothing was written), or one error
+  // for all (nothing written). It may move the records of a batch it has written into their
+  // outcomes.
+  using BatchWriter = std::function<Result<std::vector<Result<CommitOutcome>>>(
       std::size_t lane, std::vector<PendingCommit>&)>;
 
   GroupCommitter(BatchWriter writer, std::size_t max_batch, std::size_t lanes = 1);

@@ -203,11 +203,11 @@ Result<bool> SqlStore::ready_committer_connection(std::size_t lane) {
   return true;
 }
 
-Result<std::vector<CommitOutcome>> SqlStore::write_batch(std::size_t lane,
-                                                         std::vector<PendingCommit>& batch) {
+Result<std::vector<Result<CommitOutcome>>> SqlStore::write_batch(
+    std::size_t lane, std::vector<PendingCommit>& batch) {
   if (auto ready = ready_committer_connection(lane); !ready) return ready.error();
   std::unique_ptr<SqlConnection>& connection = committer_connections_[lane];
-  Result<std::vector<CommitOutcome>> written = write_batch_once(*connection, batch);
+  Result<std::vector<Result<CommitOutcome>>> written = write_batch_once(*connection, batch);
   // PostgreSQL may still pick this batch as a deadlock's victim (another lane's or another
   // server's batch took the same idempotency keys): once more, now that the other has
   // committed.
@@ -219,18 +219,19 @@ Result<std::vector<CommitOutcome>> SqlStore::write_batch(std::size_t lane,
   return written;
 }
 
-Result<std::vector<CommitOutcome>> SqlStore::write_batch_once(SqlConnection& db,
-                                                              std::vector<PendingCommit>& batch) {
-  // A PostgreSQL batch without passbacks or idempotency keys is one INSERT, and a statement
-  // outside BEGIN is a transaction of its own: one round trip to the server instead of three
-  // (BEGIN, INSERT, COMMIT), each of which waits for the server's process to get a core.
-  // Without keys every record is written, so nothing is left to fail once it has committed
-  // (with keys, reading a lost race's winner could fail after the others were committed, and
-  // the batch's one error would then answer 503 for records that are kept).
+Result<std::vector<Result<CommitOutcome>>> SqlStore::write_batch_once(
+    SqlConnection& db, std::vector<PendingCommit>& batch) {
+  // A PostgreSQL batch without passbacks is one INSERT, and a statement outside BEGIN is a
+  // transaction of its own: one round trip to the server instead of three (BEGIN, INSERT,
+  // COMMIT), each of which waits for the server's process to get a core. With idempotency
+  // keys, the records that lost their key to an earlier one read it afterwards; if that read
+  // fails, only those records get the error (their own gradings were not kept, and the
+  // client's retry with the same key gets the earlier answer), not the records already
+  // committed beside them.
   const bool keyed = std::any_of(batch.begin(), batch.end(), [](const PendingCommit& c) {
     return c.record.idempotency.has_value();
   });
-  const bool one_statement = dialect_ == Dialect::kPostgres && !keyed &&
+  const bool one_statement = dialect_ == Dialect::kPostgres &&
                              std::none_of(batch.begin(), batch.end(), [](const PendingCommit& c) {
                                return c.passback.has_value();
                              });
@@ -240,7 +241,8 @@ Result<std::vector<CommitOutcome>> SqlStore::write_batch_once(SqlConnection& db,
     }
   }
   std::vector<CommitOutcome> outcomes(batch.size());
-  const auto fail = [&](const Error& error) -> Result<std::vector<CommitOutcome>> {
+  std::vector<std::optional<Error>> unread(batch.size());
+  const auto fail = [&](const Error& error) -> Result<std::vector<Result<CommitOutcome>>> {
     if (!one_statement) (void)db.exec_script("ROLLBACK");
     return error;
   };
@@ -258,13 +260,22 @@ Result<std::vector<CommitOutcome>> SqlStore::write_batch_once(SqlConnection& db,
   for (const std::size_t i : order) {
     const SubmissionRecord& record = batch[i].record;
     if (keyed && written.count(record.id) == 0) {
-      if (!record.idempotency) return fail(store_error("a record was not written"));
-      auto kept = db.query("SELECT " + std::string(kColumns) +
-                               " FROM submissions WHERE idem_scope = $1 AND idem_key = $2",
-                           {record.idempotency->scope, record.idempotency->key});
-      if (!kept) return fail(kept.error());
-      if (kept->empty()) return fail(store_error("an idempotency key's record vanished"));
-      outcomes[i] = {false, rows::record(kept->front())};
+      std::optional<Error> error;
+      if (!record.idempotency) {
+        error = store_error("a record was not written");
+      } else if (auto kept = db.query("SELECT " + std::string(kColumns) +
+                                          " FROM submissions WHERE idem_scope = $1 AND "
+                                          "idem_key = $2",
+                                      {record.idempotency->scope, record.idempotency->key});
+                 !kept) {
+        error = kept.error();
+      } else if (kept->empty()) {
+        error = store_error("an idempotency key's record vanished");
+      } else {
+        outcomes[i] = {false, rows::record(kept->front())};
+      }
+      if (error && !one_statement) return fail(*error);
+      unread[i] = std::move(error);
       continue;
     }
     if (const auto& passback = batch[i].passback) {
@@ -280,10 +291,17 @@ Result<std::vector<CommitOutcome>> SqlStore::write_batch_once(SqlConnection& db,
   }
   // Only now, once nothing can fail and have the batch written again: the records move into
   // their outcomes instead of being copied, on the thread every grading waits for.
+  std::vector<Result<CommitOutcome>> results;
+  results.reserve(batch.size());
   for (std::size_t i = 0; i < batch.size(); ++i) {
+    if (unread[i]) {
+      results.emplace_back(std::move(*unread[i]));
+      continue;
+    }
     if (outcomes[i].inserted) outcomes[i].kept = std::move(batch[i].record);
+    results.emplace_back(std::move(outcomes[i]));
   }
-  return outcomes;
+  return results;
 }
 
 Result<std::vector<SqlRow>> SqlStore::run(std::string_view sql,

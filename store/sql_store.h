@@ -63,10 +63,10 @@ class SqlStore final : public SubmissionStore {
   // A committer lane's connection, (re)opened: with SQLite, its WAL checkpoints left to
   // checkpointer_.
   Result<bool> ready_committer_connection(std::size_t lane);
-  Result<std::vector<CommitOutcome>> write_batch(std::size_t lane,
-                                                 std::vector<PendingCommit>& batch);
-  Result<std::vector<CommitOutcome>> write_batch_once(SqlConnection& db,
-                                                      std::vector<PendingCommit>& batch);
+  Result<std::vector<Result<CommitOutcome>>> write_batch(std::size_t lane,
+                                                         std::vector<PendingCommit>& batch);
+  Result<std::vector<Result<CommitOutcome>>> write_batch_once(SqlConnection& db,
+                                                              std::vector<PendingCommit>& batch);
   // One statement on a pooled connection.
   Result<std::vector<SqlRow>> run(std::string_view sql, const std::vector<SqlValue>& params);
   Result<std::optional<SubmissionRecord>> find_one(std::string_view where,

@@ -19,13 +19,14 @@ namespace {
 // A writer whose first batch waits until release(); every batch is one outcome per commit.
 class HeldWriter {
  public:
-  Result<std::vector<CommitOutcome>> write(std::size_t lane, std::vector<PendingCommit>& batch) {
+  Result<std::vector<Result<CommitOutcome>>> write(std::size_t lane,
+                                                   std::vector<PendingCommit>& batch) {
     std::unique_lock lock(mutex_);
     lanes_.push_back(lane);
     const bool first = lanes_.size() == 1;
     changed_.notify_all();
     if (first) changed_.wait_for(lock, std::chrono::seconds(10), [&] { return released_; });
-    return std::vector<CommitOutcome>(batch.size());
+    return std::vector<Result<CommitOutcome>>(batch.size(), CommitOutcome{});
   }
   void release() {
     const std::lock_guard lock(mutex_);
@@ -102,9 +103,10 @@ TEST(GroupCommitter, WithOneLaneWhatArrivesDuringABatchWaitsAndGoesTogether) {
 TEST(GroupCommitter, CloseWritesWhatIsQueuedOnEveryLaneThenRefuses) {
   std::atomic<int> written{0};
   GroupCommitter committer(
-      [&](std::size_t, std::vector<PendingCommit>& batch) -> Result<std::vector<CommitOutcome>> {
+      [&](std::size_t,
+          std::vector<PendingCommit>& batch) -> Result<std::vector<Result<CommitOutcome>>> {
         written += static_cast<int>(batch.size());
-        return std::vector<CommitOutcome>(batch.size());
+        return std::vector<Result<CommitOutcome>>(batch.size(), CommitOutcome{});
       },
       /*max_batch=*/4, /*lanes=*/3);
   std::vector<std::promise<bool>> promises(40);
