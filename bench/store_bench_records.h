@@ -1,11 +1,15 @@
 // What the store benchmarks commit: records the size of bench/http_bench.lua's (a 59-byte
 // body, a 949-byte answer), and a batch of them committed at once and waited for, as that many
-// io threads' gradings would be.
+// io threads' gradings would be; and the two stores they run on.
 #pragma once
+
+#include <benchmark/benchmark.h>
+#include <unistd.h>
 
 #include <condition_variable>
 #include <cstdint>
 #include <cstdlib>
+#include <filesystem>
 #include <mutex>
 #include <string>
 
@@ -51,6 +55,28 @@ inline void commit_and_wait(store::SubmissionStore& store, std::int64_t batch, s
   std::unique_lock lock(mutex);
   all_done.wait(lock, [&] { return left == 0; });
   if (failed) std::abort();  // a benchmark of failures would measure nothing
+}
+
+// A benchmark body over the store at `url`.
+using StoreRun = void (*)(benchmark::State& state, const std::string& url);
+
+// `run` on a SQLite file in a temporary folder of its own, removed afterwards.
+inline void on_sqlite(benchmark::State& state, StoreRun run) {
+  const std::filesystem::path folder = std::filesystem::temp_directory_path() /
+                                       ("headgrader-store-bench-" + std::to_string(getpid()));
+  std::filesystem::create_directories(folder);
+  run(state, "sqlite:" + (folder / "s.db").string());
+  std::filesystem::remove_all(folder);
+}
+
+// `run` on the PostgreSQL database that HEADGRADER_BENCH_POSTGRES names; skipped without it.
+inline void on_postgres(benchmark::State& state, StoreRun run) {
+  const char* url = std::getenv("HEADGRADER_BENCH_POSTGRES");
+  if (url == nullptr) {
+    state.SkipWithError("HEADGRADER_BENCH_POSTGRES is not set (see the benchmark's file head)");
+    return;
+  }
+  run(state, url);
 }
 
 }  // namespace headgrader::bench

@@ -11,10 +11,7 @@
 //       build-bench/bench/headgrader_bench --benchmark_filter=StoreCommit'
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
-#include <unistd.h>
 
-#include <cstdlib>
-#include <filesystem>
 #include <string>
 
 #include "store_bench_records.h"
@@ -49,21 +46,12 @@ void run_store(benchmark::State& state, const std::string& url) {
 }
 
 void BM_StoreCommitSqlite(benchmark::State& state) {
-  const std::filesystem::path folder = std::filesystem::temp_directory_path() /
-                                       ("headgrader-store-bench-" + std::to_string(getpid()));
-  std::filesystem::create_directories(folder);
-  run_store(state, "sqlite:" + (folder / "s.db").string());
-  std::filesystem::remove_all(folder);
+  headgrader::bench::on_sqlite(state, run_store);
 }
 BENCHMARK(BM_StoreCommitSqlite)->Arg(1)->Arg(20)->Arg(64)->UseRealTime()->MinTime(3);
 
 void BM_StoreCommitPostgres(benchmark::State& state) {
-  const char* url = std::getenv("HEADGRADER_BENCH_POSTGRES");
-  if (url == nullptr) {
-    state.SkipWithError("HEADGRADER_BENCH_POSTGRES is not set (see the file's head)");
-    return;
-  }
-  run_store(state, url);
+  headgrader::bench::on_postgres(state, run_store);
 }
 BENCHMARK(BM_StoreCommitPostgres)->Arg(1)->Arg(20)->Arg(64)->UseRealTime()->MinTime(3);
 

@@ -9,10 +9,7 @@
 //   scripts/with-postgres.sh sh -c 'HEADGRADER_BENCH_POSTGRES=$HEADGRADER_TEST_POSTGRES
 //     build-bench/bench/headgrader_bench --benchmark_filter=KeyWindow'
 #include <benchmark/benchmark.h>
-#include <unistd.h>
 
-#include <cstdlib>
-#include <filesystem>
 #include <string>
 
 #include "store_bench_records.h"
@@ -50,11 +47,7 @@ void run_window(benchmark::State& state, const std::string& url) {
 }
 
 void BM_KeyWindowSqlite(benchmark::State& state) {
-  const std::filesystem::path folder = std::filesystem::temp_directory_path() /
-                                       ("headgrader-window-bench-" + std::to_string(getpid()));
-  std::filesystem::create_directories(folder);
-  run_window(state, "sqlite:" + (folder / "s.db").string());
-  std::filesystem::remove_all(folder);
+  headgrader::bench::on_sqlite(state, run_window);
 }
 BENCHMARK(BM_KeyWindowSqlite)
     ->Arg(20'000)
@@ -63,12 +56,7 @@ BENCHMARK(BM_KeyWindowSqlite)
     ->MinTime(2);
 
 void BM_KeyWindowPostgres(benchmark::State& state) {
-  const char* url = std::getenv("HEADGRADER_BENCH_POSTGRES");
-  if (url == nullptr) {
-    state.SkipWithError("HEADGRADER_BENCH_POSTGRES is not set (see the file's head)");
-    return;
-  }
-  run_window(state, url);
+  headgrader::bench::on_postgres(state, run_window);
 }
 BENCHMARK(BM_KeyWindowPostgres)
     ->Arg(20'000)

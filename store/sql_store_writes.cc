@@ -1,0 +1,248 @@
+// SqlStore's write path: the group committer's batches of records (and their passbacks)
+// written as SQL, one multi-row INSERT on PostgreSQL, one prepared INSERT a record on SQLite.
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <numeric>
+#include <set>
+
+#include "postgres_connection.h"
+#include "sql_rows.h"
+#include "sql_store.h"
+#include "sqlite_connection.h"
+
+namespace headgrader::store {
+namespace {
+
+constexpr std::size_t kInsertColumns = 20;
+constexpr std::string_view kInsertHead =
+    "INSERT INTO submissions (id, time_ms, problem, problem_sha256, student, key_name, body, "
+    "passed, score, tests_total, tests_passed, tests_failed, failing_inputs, answer, regrade_of, "
+    "idem_scope, idem_key, idem_body_sha256, lms_context, lms_resource_link) VALUES";
+constexpr std::string_view kInsertTail =
+    " ON CONFLICT (idem_scope, idem_key) DO NOTHING RETURNING id";
+constexpr std::string_view kInsertPassback =
+    "INSERT INTO passback (id, submission_id, issuer, client_id, lineitem, payload, status, "
+    "attempts, last_status, last_error, next_attempt_ms, created_ms) VALUES ($1, $2, $3, $4, $5, "
+    "$6, 'pending', 0, NULL, '', $7, $7)";
+
+std::string failing_inputs_json(const std::vector<std::string>& inputs) {
+  return nlohmann::json(inputs).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::vector<SqlValue> insert_params(const SubmissionRecord& r) {
+  const IdempotencyTag* tag = r.idempotency ? &*r.idempotency : nullptr;
+  return {r.id,
+          r.time,
+          r.problem,
+          r.problem_sha256,
+          sql_text(r.student),
+          sql_text(r.key),
+          r.body,
+          std::int64_t{r.passed ? 1 : 0},
+          r.score,
+          r.tests_total,
+          r.tests_passed,
+          r.tests_failed,
+          failing_inputs_json(r.failing_inputs),
+          r.answer,
+          sql_text(r.regrade_of),
+          tag != nullptr ? SqlValue(tag->scope) : SqlValue(),
+          tag != nullptr ? SqlValue(tag->key) : SqlValue(),
+          tag != nullptr ? SqlValue(tag->body_sha256) : SqlValue(),
+          sql_text(r.lms_context),
+          sql_text(r.lms_resource_link)};
+}
+
+// Rows of ON CONFLICT are written in one order by every server, so that two batches that
+// share idempotency keys wait for each other instead of deadlocking.
+std::vector<std::size_t> write_order(const std::vector<PendingCommit>& batch) {
+  std::vector<std::size_t> order(batch.size());
+  std::iota(order.begin(), order.end(), 0);
+  const auto tag = [&](std::size_t i) {
+    const auto& t = batch[i].record.idempotency;
+    return t ? std::pair<std::string_view, std::string_view>(t->scope, t->key)
+             : std::pair<std::string_view, std::string_view>();
+  };
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return tag(a) < tag(b); });
+  return order;
+}
+
+// INSERT INTO submissions (...) VALUES ($1, ..., $20), ... for `rows` records.
+std::string insert_values(std::size_t rows) {
+  std::string sql(kInsertHead);
+  for (std::size_t n = 0; n < rows; ++n) {
+    sql += n == 0 ? " (" : ", (";
+    for (std::size_t c = 0; c < kInsertColumns; ++c) {
+      if (c > 0) sql += ", ";
+      sql += "$" + std::to_string(n * kInsertColumns + c + 1);
+    }
+    sql += ")";
+  }
+  return sql;
+}
+
+// PostgreSQL: every record in one multi-row INSERT, one round trip to the server instead of
+// one a record. The ids of the records written, when `keyed` (RETURNING).
+Result<std::set<std::string>> insert_together(SqlConnection& db,
+                                              const std::vector<PendingCommit>& batch,
+                                              const std::vector<std::size_t>& order, bool keyed) {
+  std::string sql = insert_values(order.size());
+  if (keyed) sql += kInsertTail;
+  std::vector<SqlValue> params;
+  params.reserve(order.size() * kInsertColumns);
+  for (const std::size_t i : order) {
+    for (SqlValue& value : insert_params(batch[i].record)) params.push_back(std::move(value));
+  }
+  auto inserted = db.query(sql, params);
+  if (!inserted) return inserted.error();
+  std::set<std::string> written;
+  for (const SqlRow& row : *inserted) written.insert(row[0].value_or(""));
+  return written;
+}
+
+// SQLite: one prepared single-row INSERT run once a record; the ids of the records written,
+// when `keyed`. In process there is no round trip to save, and under load a statement of N
+// rows cost the committer more a row as N grew (its program and its N x 20 parameters): about
+// twice as much at 49-64 rows as at 25-40, and the largest batches are those whose gradings
+// all wait (docs/benchmarks-store.md, stop 36).
+Result<std::set<std::string>> insert_each(SqlConnection& db,
+                                          const std::vector<PendingCommit>& batch,
+                                          const std::vector<std::size_t>& order, bool keyed) {
+  static const std::string plain = insert_values(1);
+  static const std::string tagged = plain + std::string(kInsertTail);
+  std::set<std::string> written;
+  for (const std::size_t i : order) {
+    const SubmissionRecord& record = batch[i].record;
+    auto inserted = db.query(record.idempotency ? tagged : plain, insert_params(record));
+    if (!inserted) return inserted.error();
+    if (keyed && (!record.idempotency || !inserted->empty())) written.insert(record.id);
+  }
+  return written;
+}
+
+}  // namespace
+
+void SqlStore::commit(SubmissionRecord record, std::optional<PassbackRequest> passback,
+                      CommitCallback done) {
+  committer_->submit({std::move(record), std::move(passback), std::move(done)});
+}
+
+Result<bool> SqlStore::ready_committer_connection(std::size_t lane) {
+  std::unique_ptr<SqlConnection>& connection = committer_connections_[lane];
+  if (connection == nullptr || connection->broken()) {
+    connection.reset();
+    Result<std::unique_ptr<SqlConnection>> opened = opener_();
+    if (!opened) return opened.error();
+    connection = std::move(opened).value();
+  }
+  auto* sqlite = dynamic_cast<SqliteConnection*>(connection.get());
+  if (sqlite != nullptr && checkpointer_ != nullptr && !sqlite->checkpoints_elsewhere()) {
+    sqlite->checkpoint_elsewhere(
+        [checkpointer = checkpointer_.get()](int pages) { checkpointer->wal_grew(pages); });
+  }
+  return true;
+}
+
+Result<std::vector<Result<CommitOutcome>>> SqlStore::write_batch(
+    std::size_t lane, std::vector<PendingCommit>& batch) {
+  if (auto ready = ready_committer_connection(lane); !ready) return ready.error();
+  std::unique_ptr<SqlConnection>& connection = committer_connections_[lane];
+  Result<std::vector<Result<CommitOutcome>>> written = write_batch_once(*connection, batch);
+  // PostgreSQL may still pick this batch as a deadlock's victim (another lane's or another
+  // server's batch took the same idempotency keys): once more, now that the other has
+  // committed.
+  const auto* pg = dynamic_cast<const PostgresConnection*>(connection.get());
+  if (!written && pg != nullptr &&
+      (pg->last_sqlstate() == "40P01" || pg->last_sqlstate() == "40001")) {
+    written = write_batch_once(*connection, batch);
+  }
+  return written;
+}
+
+Result<std::vector<Result<CommitOutcome>>> SqlStore::write_batch_once(
+    SqlConnection& db, std::vector<PendingCommit>& batch) {
+  // A PostgreSQL batch without passbacks is one INSERT, and a statement outside BEGIN is a
+  // transaction of its own: one round trip to the server instead of three (BEGIN, INSERT,
+  // COMMIT), each of which waits for the server's process to get a core. With idempotency
+  // keys, the records that lost their key to an earlier one read it afterwards; if that read
+  // fails, only those records get the error (their own gradings were not kept, and the
+  // client's retry with the same key gets the earlier answer), not the records already
+  // committed beside them.
+  const bool keyed = std::any_of(batch.begin(), batch.end(), [](const PendingCommit& c) {
+    return c.record.idempotency.has_value();
+  });
+  const bool one_statement = dialect_ == Dialect::kPostgres &&
+                             std::none_of(batch.begin(), batch.end(), [](const PendingCommit& c) {
+                               return c.passback.has_value();
+                             });
+  if (!one_statement) {
+    if (auto r = db.exec_script(dialect_ == Dialect::kSqlite ? "BEGIN IMMEDIATE" : "BEGIN"); !r) {
+      return r.error();
+    }
+  }
+  std::vector<CommitOutcome> outcomes(batch.size());
+  std::vector<std::optional<Error>> unread(batch.size());
+  const auto fail = [&](const Error& error) -> Result<std::vector<Result<CommitOutcome>>> {
+    if (!one_statement) (void)db.exec_script("ROLLBACK");
+    return error;
+  };
+  // Pass 1: the records, in the write order; with idempotency keys, RETURNING names those
+  // written (without, nothing can be left out, and naming every record back would only cost
+  // the thread every grading waits for).
+  const std::vector<std::size_t> order = write_order(batch);
+  auto inserted = dialect_ == Dialect::kSqlite ? insert_each(db, batch, order, keyed)
+                                               : insert_together(db, batch, order, keyed);
+  if (!inserted) return fail(inserted.error());
+  const std::set<std::string>& written = *inserted;
+
+  // Pass 2: the records whose idempotency tag was taken get the record that holds it; the
+  // others their passback, if any, in this same transaction.
+  for (const std::size_t i : order) {
+    const SubmissionRecord& record = batch[i].record;
+    if (keyed && written.count(record.id) == 0) {
+      std::optional<Error> error;
+      if (!record.idempotency) {
+        error = store_error("a record was not written");
+      } else if (auto kept = db.query("SELECT " + std::string(rows::kColumns) +
+                                          " FROM submissions WHERE idem_scope = $1 AND "
+                                          "idem_key = $2",
+                                      {record.idempotency->scope, record.idempotency->key});
+                 !kept) {
+        error = kept.error();
+      } else if (kept->empty()) {
+        error = store_error("an idempotency key's record vanished");
+      } else {
+        outcomes[i] = {false, rows::record(kept->front())};
+      }
+      if (error && !one_statement) return fail(*error);
+      unread[i] = std::move(error);
+      continue;
+    }
+    if (const auto& passback = batch[i].passback) {
+      auto queued = db.query(kInsertPassback, {new_submission_id(record.time), record.id,
+                                               passback->issuer, passback->client_id,
+                                               passback->lineitem, passback->payload, record.time});
+      if (!queued) return fail(queued.error());
+    }
+    outcomes[i].inserted = true;
+  }
+  if (!one_statement) {
+    if (auto r = db.exec_script("COMMIT"); !r) return fail(r.error());
+  }
+  // Only now, once nothing can fail and have the batch written again: the records move into
+  // their outcomes instead of being copied, on the thread every grading waits for.
+  std::vector<Result<CommitOutcome>> results;
+  results.reserve(batch.size());
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    if (unread[i]) {
+      results.emplace_back(std::move(*unread[i]));
+      continue;
+    }
+    if (outcomes[i].inserted) outcomes[i].kept = std::move(batch[i].record);
+    results.emplace_back(std::move(outcomes[i]));
+  }
+  return results;
+}
+
+}  // namespace headgrader::store
