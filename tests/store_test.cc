@@ -165,10 +165,11 @@ TEST_P(StoreTest, SchemaIsMigratedOnceAndOpeningAgainChangesNothing) {
   EXPECT_EQ(*rows->front()[1], std::to_string(migrations().size()));
 }
 
-// A database a server of the schema before the last left: its records are counted as before
-// once this server has migrated it (migration 3 rebuilt the index the key's window is counted
-// from).
-TEST_P(StoreTest, RecordsWrittenUnderTheEarlierSchemaCountInTheKeysWindowAfterMigrating) {
+// A database a server of the schema before the last left: its records are counted and found as
+// before once this server has migrated it (migrations 3 and 4 rebuilt the indexes that the key's
+// window, a student's latest grading and the class's stats are read from; 4 leaves gradings
+// without a key or a student out of them).
+TEST_P(StoreTest, RecordsWrittenUnderTheEarlierSchemaAreCountedAndFoundAfterMigrating) {
   auto earlier = testing::TestDatabase::make(GetParam());
   ASSERT_TRUE(earlier);
   {
@@ -185,13 +186,16 @@ TEST_P(StoreTest, RecordsWrittenUnderTheEarlierSchemaCountInTheKeysWindowAfterMi
       ASSERT_TRUE(db.exec_script("INSERT INTO schema_version (version) VALUES (" +
                                  std::to_string(i + 1) + ")"));
     }
-    // Three gradings of the key and a regrade of one, as that server wrote them.
-    for (int i = 0; i < 4; ++i) {
+    // As that server wrote them: three gradings of the key (the second by ada), a regrade of
+    // one, then one by ada without a key and one with neither (a server without --keys).
+    for (int i = 0; i < 6; ++i) {
       auto inserted = db.query(
-          "INSERT INTO submissions (id, time_ms, problem, problem_sha256, key_name, body, passed, "
-          "score, tests_total, tests_passed, tests_failed, failing_inputs, answer, regrade_of) "
-          "VALUES ($1, $2, 'p', 'h', 'canvas', '{}', 1, 1.0, 1, 1, 0, '[]', '{}', $3)",
+          "INSERT INTO submissions (id, time_ms, problem, problem_sha256, student, key_name, body, "
+          "passed, score, tests_total, tests_passed, tests_failed, failing_inputs, answer, "
+          "regrade_of) VALUES ($1, $2, 'p', 'h', $3, $4, '{}', $5, 1.0, 1, 1, 0, '[]', '{}', $6)",
           {new_submission_id(kT0 + i), std::int64_t{kT0 + i},
+           i == 1 || i == 4 ? SqlValue(std::string("ada")) : SqlValue(),
+           i < 4 ? SqlValue(std::string("canvas")) : SqlValue(), std::int64_t{i == 4 ? 0 : 1},
            i == 3 ? SqlValue(std::string("x")) : SqlValue()});
       ASSERT_TRUE(inserted) << inserted.error().message;
     }
@@ -207,6 +211,32 @@ TEST_P(StoreTest, RecordsWrittenUnderTheEarlierSchemaCountInTheKeysWindowAfterMi
   auto at_cap = store.gradings_since(key, kT0, 2);
   ASSERT_TRUE(at_cap) << at_cap.error().message;
   EXPECT_EQ(at_cap->cap_th_newest, kT0 + 2);  // the newest two: kT0 + 10 and kT0 + 2
+  // ada's gradings, with a key and without: both hers, the later one her latest.
+  const RateScope ada{RateScope::Kind::kStudentProblem, "ada", "p", ""};
+  auto hers = store.gradings_since(ada, kT0, 1000);
+  ASSERT_TRUE(hers) << hers.error().message;
+  EXPECT_EQ(hers->count, 2);
+  auto latest = store.latest_per_student("p");
+  ASSERT_TRUE(latest) << latest.error().message;
+  ASSERT_EQ(latest->size(), 1U);
+  EXPECT_EQ(latest->front().time, kT0 + 4);
+  auto stats = store.stats_inputs("p");
+  ASSERT_TRUE(stats) << stats.error().message;
+  EXPECT_EQ(stats->submissions, 6);  // the regrade left out
+  ASSERT_EQ(stats->students.size(), 1U);
+  EXPECT_TRUE(stats->students.front().first_passed);  // her keyed grading, kT0 + 1
+  EXPECT_FALSE(stats->students.front().latest.passed);
+  SubmissionQuery by_ada;
+  by_ada.problem = "p";
+  by_ada.student = "ada";
+  auto page = store.list(by_ada);
+  ASSERT_TRUE(page) << page.error().message;
+  ASSERT_EQ(page->records.size(), 2U);
+  EXPECT_EQ(page->records.front().time, kT0 + 4);  // newest first
+  SubmissionQuery everything;
+  auto all = store.list(everything);
+  ASSERT_TRUE(all) << all.error().message;
+  EXPECT_EQ(all->records.size(), 7U);
   store.close();
 }
 
