@@ -166,9 +166,9 @@ TEST_P(StoreTest, SchemaIsMigratedOnceAndOpeningAgainChangesNothing) {
 }
 
 // A database a server of the schema before the last left: its records are counted and found as
-// before once this server has migrated it (migrations 3 and 4 rebuilt the indexes that the key's
-// window, a student's latest grading and the class's stats are read from; 4 leaves gradings
-// without a key or a student out of them).
+// before once this server has migrated it (the last migration rebuilt the indexes that the
+// key's window and a student's gradings are read from, leaving out gradings without a key or
+// without a student).
 TEST_P(StoreTest, RecordsWrittenUnderTheEarlierSchemaAreCountedAndFoundAfterMigrating) {
   auto earlier = testing::TestDatabase::make(GetParam());
   ASSERT_TRUE(earlier);
