@@ -1,6 +1,5 @@
 // Decoding the rows that the store's SQL reads (texts, as both databases give them) back into
-// numbers and records; shared by the store's files (sql_store.cc, sql_store_outbox.cc,
-// sql_store_writes.cc).
+// numbers and records; shared by the store's files (sql_store.cc, sql_store_outbox.cc).
 #pragma once
 #include <cstddef>
 #include <cstdint>

@@ -72,19 +72,40 @@ Result<std::vector<SqlRow>> SqlStore::run(std::string_view sql,
   return (*lease)->query(sql, params);
 }
 
-Result<std::optional<SubmissionRecord>> SqlStore::find_one(std::string_view where,
-                                                           const std::vector<SqlValue>& params) {
-  auto found =
-      run("SELECT " + std::string(rows::kColumns) + " FROM submissions WHERE " + std::string(where),
-          params);
+namespace {
+
+// The first record of `where` read on `db`, if any.
+Result<std::optional<SubmissionRecord>> find_one_on(SqlConnection& db, std::string_view where,
+                                                    const std::vector<SqlValue>& params) {
+  auto found = db.query(
+      "SELECT " + std::string(rows::kColumns) + " FROM submissions WHERE " + std::string(where),
+      params);
   if (!found) return found.error();
   if (found->empty()) return std::optional<SubmissionRecord>();
   return std::optional<SubmissionRecord>(rows::record(found->front()));
 }
 
+}  // namespace
+
+Result<std::optional<SubmissionRecord>> SqlStore::find_one(std::string_view where,
+                                                           const std::vector<SqlValue>& params) {
+  Result<ConnectionPool::Lease> lease = pool_.borrow();
+  if (!lease) return lease.error();
+  return find_one_on(**lease, where, params);
+}
+
+Result<std::optional<SubmissionRecord>> SqlStore::find_idempotent_on(SqlConnection& db,
+                                                                     std::string_view scope,
+                                                                     std::string_view key) {
+  return find_one_on(db, "idem_scope = $1 AND idem_key = $2",
+                     {std::string(scope), std::string(key)});
+}
+
 Result<std::optional<SubmissionRecord>> SqlStore::find_idempotent(std::string_view scope,
                                                                   std::string_view key) {
-  return find_one("idem_scope = $1 AND idem_key = $2", {std::string(scope), std::string(key)});
+  Result<ConnectionPool::Lease> lease = pool_.borrow();
+  if (!lease) return lease.error();
+  return find_idempotent_on(**lease, scope, key);
 }
 
 Result<std::optional<SubmissionRecord>> SqlStore::get(std::string_view id) {

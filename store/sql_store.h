@@ -71,6 +71,11 @@ class SqlStore final : public SubmissionStore {
   Result<std::vector<SqlRow>> run(std::string_view sql, const std::vector<SqlValue>& params);
   Result<std::optional<SubmissionRecord>> find_one(std::string_view where,
                                                    const std::vector<SqlValue>& params);
+  // The record that holds `scope`'s idempotency key `key`, read on `db`: a pooled connection
+  // before grading, the committer's inside its batch's transaction for a key found taken.
+  static Result<std::optional<SubmissionRecord>> find_idempotent_on(SqlConnection& db,
+                                                                    std::string_view scope,
+                                                                    std::string_view key);
   Result<bool> mark_passback(std::string_view id, std::string_view status,
                              std::optional<int> http_status, std::string_view error,
                              TimeMs next_attempt);

@@ -6,7 +6,6 @@
 #include <set>
 
 #include "postgres_connection.h"
-#include "sql_rows.h"
 #include "sql_store.h"
 #include "sqlite_connection.h"
 
@@ -204,16 +203,14 @@ Result<std::vector<Result<CommitOutcome>>> SqlStore::write_batch_once(
       std::optional<Error> error;
       if (!record.idempotency) {
         error = store_error("a record was not written");
-      } else if (auto kept = db.query("SELECT " + std::string(rows::kColumns) +
-                                          " FROM submissions WHERE idem_scope = $1 AND "
-                                          "idem_key = $2",
-                                      {record.idempotency->scope, record.idempotency->key});
+      } else if (auto kept =
+                     find_idempotent_on(db, record.idempotency->scope, record.idempotency->key);
                  !kept) {
         error = kept.error();
-      } else if (kept->empty()) {
+      } else if (!kept->has_value()) {
         error = store_error("an idempotency key's record vanished");
       } else {
-        outcomes[i] = {false, rows::record(kept->front())};
+        outcomes[i] = {false, std::move(**kept)};
       }
       if (error && !one_statement) return fail(*error);
       unread[i] = std::move(error);
