@@ -17,6 +17,7 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -68,7 +69,11 @@ class ServerProcess {
     if (stderr_to == StderrTo::kClosedPipe && pipe(err_pipe) != 0) {
       throw std::runtime_error("pipe");
     }
-    args.insert(args.begin(), HEADGRADER_SERVER_BIN);
+    // HEADGRADER_TEST_SERVER_BIN runs the tests against another build's server, e.g. to see
+    // a new test fail on the code before its fix (CONTRIBUTING.md).
+    const char* other_bin = std::getenv("HEADGRADER_TEST_SERVER_BIN");
+    args.insert(args.begin(),
+                other_bin != nullptr && *other_bin != '\0' ? other_bin : HEADGRADER_SERVER_BIN);
     std::vector<char*> argv;
     for (std::string& arg : args) argv.push_back(arg.data());
     argv.push_back(nullptr);
