@@ -1,5 +1,6 @@
-// One client, loopback only, trying to deny service to the others (issue 18, findings 2–5),
-// against the real server binary with its limits lowered by the hidden flags. 127.0.0.2 is
+// One client, loopback only, trying to deny service to the others (the findings 2–5 of the
+// table "Hostile traffic, round two" in docs/hardening.md, which each section below names), against
+// the real server binary with its limits lowered by the hidden flags. 127.0.0.2 is
 // the attacker and 127.0.0.1 the victim: the server sees two client addresses. What a user
 // depends on is asserted: /healthz within 100 ms, the victim's grading within twice its time
 // alone, the server's memory within its budget, room for a newcomer at the connection cap.
