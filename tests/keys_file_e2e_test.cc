@@ -1,15 +1,19 @@
 // The keys file as `headgrader keys` changes it beside a running server: changes at once keep
 // every printed key (one lock around read, edit and rename), an existing file keeps its mode
-// and owner, and a server that cannot read it on SIGHUP says so.
+// and owner, and a server that cannot read it on SIGHUP says so. And SIGHUP while the server
+// is still starting: held, not fatal, and not lost.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "keys.h"
@@ -153,6 +157,55 @@ TEST(KeysFileUpdates, AServerThatCannotReadTheKeysFileOnSighupSaysSoAndKeepsTheK
   EXPECT_NE(log.find("the keys read before stay in use"), std::string::npos) << log;
   EXPECT_EQ(call(port, "POST", grade, key, headgrader::testing::kHandoutSolution).result_int(),
             200);
+}
+
+// /proc/PID/exe: the program a process runs (the test's own until the child has exec'd).
+fs::path program_of(pid_t pid) {
+  std::error_code ec;
+  return fs::read_symlink("/proc/" + std::to_string(pid) + "/exe", ec);
+}
+
+TEST(ServerStartUp, SighupsWhileStartingNeitherEndTheServerNorGetLost) {
+  // Three thousand problems: start-up (loading and proving each) takes long enough to be
+  // signalled many times before the listening line.
+  const KeysFolder folder;
+  const fs::path problems = folder.keys().parent_path() / "problems";
+  fs::create_directories(problems);
+  std::ifstream in(fs::path(HEADGRADER_SOURCE_DIR "/problems/consonant-anywhere.json"));
+  nlohmann::json problem = nlohmann::json::parse(in);
+  constexpr int kCopies = 3000;
+  for (int i = 0; i < kCopies; ++i) {
+    const std::string id = "copy-" + std::to_string(i);
+    problem["id"] = id;
+    std::ofstream(problems / (id + ".json")) << problem.dump();
+  }
+  ServerProcess server(
+      {"--port", "0", "--address", "127.0.0.1", "--threads", "2", "--problems", problems.string()});
+  // Only after exec and the loader (a SIGHUP before main() ends any program): the program
+  // is the server's, then 50 ms more.
+  const fs::path self = program_of(::getpid());
+  while (program_of(server.pid()) == self) std::this_thread::sleep_for(1ms);
+  std::this_thread::sleep_for(50ms);
+  std::atomic<bool> listening{false};
+  std::atomic<int> sent{0};
+  std::thread hangups([&] {
+    while (!listening) {
+      server.signal(SIGHUP);
+      ++sent;
+      std::this_thread::sleep_for(20ms);
+    }
+  });
+  const std::uint16_t port = server.wait_listening();
+  listening = true;
+  hangups.join();
+  ASSERT_NE(port, 0) << "the server did not start; " << sent << " SIGHUPs sent";
+  EXPECT_GE(sent, 2) << "start-up was too quick to be signalled during it";
+  EXPECT_EQ(call(port, "GET", "/healthz").result_int(), 200);
+  // The SIGHUPs held during start-up reload once it is serving.
+  const std::string loaded = "problems: loaded " + std::to_string(kCopies) + " from ";
+  const std::string log = server.stderr_text_when(
+      [&](const std::string& text) { return text.find(loaded) != std::string::npos; }, 30s);
+  EXPECT_NE(log.find(loaded), std::string::npos) << log;
 }
 
 }  // namespace
