@@ -1,6 +1,13 @@
 #include "keys_command.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <iostream>
+#include <optional>
 
 #include "keys.h"
 
@@ -10,11 +17,45 @@ namespace {
 constexpr const char* kKeysUsage =
     "usage:\n"
     "  headgrader keys add --keys FILE --name NAME --role lms|staff\n"
-    "      Makes a key, adds its hash to FILE (created if missing, mode 0600) and prints the\n"
-    "      key once: keep it, it cannot be shown again.\n"
+    "      Makes a key, adds its hash to FILE (created if missing, mode 0600; an existing file\n"
+    "      keeps its mode and owner) and prints the key once: keep it, it cannot be shown\n"
+    "      again. FILE.lock beside it keeps two changes at once from losing a key.\n"
     "  headgrader keys list --keys FILE\n"
     "      Prints each key's name and role.\n"
     "  headgrader keys remove --keys FILE --name NAME\n";
+
+// An exclusive lock on FILE.lock, held from the read of the keys file to the rename of the new
+// one: two `keys add` at once would otherwise both read the same keys, and the second rename
+// would drop the first one's key after it had been printed. The lock file stays (removing it
+// would let a third writer lock a new file while the second holds the old one).
+class UpdateLock {
+ public:
+  explicit UpdateLock(const std::string& keys_file) : path_(keys_file + ".lock") {
+    fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd_ < 0) {
+      error_ = path_ + ": cannot be opened to lock " + keys_file + ": " + std::strerror(errno);
+      return;
+    }
+    while (::flock(fd_, LOCK_EX) != 0) {
+      if (errno == EINTR) continue;
+      error_ = path_ + ": cannot be locked: " + std::strerror(errno);
+      return;
+    }
+  }
+  ~UpdateLock() {
+    if (fd_ >= 0) ::close(fd_);  // releases the lock
+  }
+  UpdateLock(const UpdateLock&) = delete;
+  UpdateLock& operator=(const UpdateLock&) = delete;
+
+  // Empty when held; else why not.
+  const std::string& error() const { return error_; }
+
+ private:
+  std::string path_;
+  int fd_ = -1;
+  std::string error_;
+};
 
 int wrong(const std::string& what) {
   std::cerr << what << "\n" << kKeysUsage;
@@ -44,6 +85,15 @@ int keys_command(const std::vector<std::string>& args) {
   if (action != "add" && !role.empty()) return wrong("--role is for keys add only");
   if (action == "list" && !name.empty()) return wrong("--name is not for keys list");
 
+  // `list` reads a whole file either way (every write is a rename), so it takes no lock.
+  std::optional<UpdateLock> lock;
+  if (action != "list") {
+    lock.emplace(file);
+    if (!lock->error().empty()) {
+      std::cerr << lock->error() << "\n";
+      return 1;
+    }
+  }
   Result<server::KeyFile> keys = server::KeyFile::read(file, /*missing_is_empty=*/action == "add");
   if (!keys) {
     std::cerr << keys.error().message << "\n";

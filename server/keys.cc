@@ -5,10 +5,10 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "atomic_file.h"
 #include "headgrader/limits.h"
 #include "secrets.h"
 
@@ -53,15 +53,29 @@ std::optional<Role> parse_role(std::string_view name) {
 }
 
 Result<KeyFile> KeyFile::read(const std::filesystem::path& path, bool missing_is_empty) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) {
-    if (missing_is_empty && !ec) return KeyFile{};
-    return file_error(path.string(), "does not exist");
+  // With the system's calls, not a stream: libstdc++'s stream iterators throw on a read error
+  // (a folder in the file's place), which would end a server re-reading its keys on SIGHUP.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT && missing_is_empty) return KeyFile{};
+    if (errno == ENOENT) return file_error(path.string(), "does not exist");
+    return file_error(path.string(),
+                      std::string("cannot be opened for reading: ") + std::strerror(errno));
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return file_error(path.string(), "cannot be opened for reading");
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) return file_error(path.string(), "cannot be read");
+  std::string text;
+  char buffer[4096];
+  for (;;) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int error = errno;
+      ::close(fd);
+      return file_error(path.string(), std::string("cannot be read: ") + std::strerror(error));
+    }
+    if (n == 0) break;
+    text.append(buffer, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
   return parse(text, path.string());
 }
 
@@ -137,29 +151,15 @@ std::string KeyFile::to_json() const {
 }
 
 Result<bool> KeyFile::write(const std::filesystem::path& path) const {
-  const std::string text = to_json();
-  const std::string temporary = path.string() + ".tmp";
-  const auto fail = [&](const std::string& what) {
-    const std::string reason = std::strerror(errno);
-    ::unlink(temporary.c_str());
-    return Error{ErrorCode::kKeysFile, path.string() + ": " + what + ": " + reason, ""};
-  };
-  ::unlink(temporary.c_str());
-  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-  if (fd < 0) return fail("cannot be written");
-  std::size_t written = 0;
-  while (written < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      ::close(fd);
-      return fail("cannot be written");
-    }
-    written += static_cast<std::size_t>(n);
+  // A new keys file is 0600 (only the owner reads even the hashes); an existing one keeps its
+  // mode and owner, so that a server running as another user can still read it.
+  if (const auto failed = replace_file(path, to_json(), 0600)) {
+    return Error{ErrorCode::kKeysFile,
+                 path.string() + ": cannot be " +
+                     (failed->step == "renamed" ? "replaced" : "written") + ": " +
+                     std::strerror(failed->error),
+                 ""};
   }
-  // Durable before it replaces the old file: a crash leaves the old keys or the new ones.
-  if (::fsync(fd) != 0 || ::close(fd) != 0) return fail("cannot be written");
-  if (::rename(temporary.c_str(), path.c_str()) != 0) return fail("cannot be replaced");
   return true;
 }
 

@@ -1,7 +1,8 @@
 // The keys file of API.md §7: {"keys": [{"name", "role", "sha256"}…]}. A key is 32 random
 // bytes (base64url, 43 characters) that only its holder knows; the file keeps the SHA-256 of
 // its text, so that a leaked file grants nothing. KeyFile is the file as data (read, edited by
-// `headgrader keys`, written atomically with mode 0600); KeyRing answers "whose key is this?"
+// `headgrader keys`, written atomically: a new file 0600, an existing one keeping its mode and
+// owner); KeyRing answers "whose key is this?"
 // by comparing hashes in constant time.
 // Thread-safety: both are values; a KeyRing is immutable and safe to share.
 #pragma once
@@ -40,7 +41,9 @@ class KeyFile {
   // Errors: no key of that name.
   Result<bool> remove(std::string_view name);
 
-  // Writes the file atomically (a temporary file beside it, then rename), mode 0600.
+  // Writes the file atomically (replace_file, atomic_file.h): a new file gets mode 0600, an
+  // existing one keeps its mode and, where permitted, its owner. Two writers of one file need
+  // the lock of `headgrader keys` around their read, edit and write.
   Result<bool> write(const std::filesystem::path& path) const;
   std::string to_json() const;
 

@@ -1,5 +1,6 @@
 // headgrader-server: the grading service of API.md §5–§6. Loads the problems (refusing to
-// start on any defect, each printed), then serves until SIGTERM or SIGINT.
+// start on any defect, each printed), then serves until SIGTERM or SIGINT. A SIGHUP reloads;
+// one that comes during start-up is held and reloads once serving.
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -36,6 +37,9 @@ void raise_descriptor_limit() {
 
 int main(int argc, char** argv) {
   namespace server = headgrader::server;
+  // Before any thread starts, so that every thread inherits it: a SIGHUP while the problems
+  // and the store load waits for serve() instead of ending the process.
+  server::hold_hangups_until_serving();
   const std::vector<std::string_view> args(argv + 1, argv + argc);
   const std::string_view program = argc > 0 ? argv[0] : "headgrader-server";
 

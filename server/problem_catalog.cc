@@ -8,6 +8,7 @@
 #include <cstring>
 #include <system_error>
 
+#include "atomic_file.h"
 #include "headgrader/report.h"
 #include "secrets.h"
 
@@ -15,43 +16,16 @@ namespace headgrader::server {
 namespace {
 
 // Writes `text` to `path` so that a reader (and a crash) sees the old file or the new one,
-// never a part: a temporary file in the same folder, fsync, rename, fsync of the folder.
+// never a part (replace_file).
 Result<bool> write_atomically(const std::filesystem::path& path, std::string_view text) {
-  const std::string temporary =
-      (path.parent_path() / ("." + path.filename().string() + ".tmp")).string();
-  const auto fail = [&](const char* what) -> Result<bool> {
-    const int error = errno;
-    ::unlink(temporary.c_str());
-    const bool read_only = error == EROFS || error == EACCES || error == EPERM;
-    return Error{read_only ? ErrorCode::kProblemsReadOnly : ErrorCode::kInternalError,
-                 std::string("the problem file could not be ") + what +
-                     " in the problems folder: " + std::strerror(error),
-                 ""};
-  };
-  ::unlink(temporary.c_str());
-  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) return fail("written");
-  for (std::size_t written = 0; written < text.size();) {
-    const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      ::close(fd);
-      return fail("written");
-    }
-    written += static_cast<std::size_t>(n);
-  }
-  if (::fsync(fd) != 0) {
-    ::close(fd);
-    return fail("written");
-  }
-  if (::close(fd) != 0) return fail("written");
-  if (::rename(temporary.c_str(), path.c_str()) != 0) return fail("renamed");
-  const int dir = ::open(path.parent_path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir >= 0) {
-    ::fsync(dir);
-    ::close(dir);
-  }
-  return true;
+  const auto failed = replace_file(path, text, 0644);
+  if (!failed) return true;
+  const int error = failed->error;
+  const bool read_only = error == EROFS || error == EACCES || error == EPERM;
+  return Error{read_only ? ErrorCode::kProblemsReadOnly : ErrorCode::kInternalError,
+               "the problem file could not be " + failed->step +
+                   " in the problems folder: " + std::strerror(error),
+               ""};
 }
 
 std::vector<std::string> digests_of(const std::vector<std::string>& sources) {

@@ -1,5 +1,6 @@
 #include "server.h"
 
+#include <pthread.h>
 #include <unistd.h>
 
 #include <boost/asio/signal_set.hpp>
@@ -73,7 +74,17 @@ void reload_keys(KeySource& keys) {
                     : reloaded.error().message + "; the keys read before stay in use");
 }
 
+// SIG_BLOCK or SIG_UNBLOCK SIGHUP in the calling thread (threads started later inherit it).
+void mask_hangups(int how) {
+  sigset_t hangup;
+  sigemptyset(&hangup);
+  sigaddset(&hangup, SIGHUP);
+  pthread_sigmask(how, &hangup, nullptr);
+}
+
 }  // namespace
+
+void hold_hangups_until_serving() { mask_hangups(SIG_BLOCK); }
 
 int serve(const Service& service, const std::string& address, std::uint16_t port, unsigned threads,
           std::ostream& out, std::ostream& err, const ConnectionTuning& tuning,
@@ -126,6 +137,9 @@ int serve(const Service& service, const std::string& address, std::uint16_t port
     });
   };
   wait_for_hangup();
+  // From here a SIGHUP has its handler: let this thread (and the io threads it starts) take
+  // it, the one held since main()'s first line included.
+  mask_hangups(SIG_UNBLOCK);
   std::optional<ProblemWatcher> watcher;
   if (service.problems->is_folder()) {
     watcher.emplace(*service.problems, [&service] {

@@ -29,6 +29,12 @@ struct ConnectionTuning {
   std::size_t max_long_gradings_per_address = limits::kMaxLongGradingsPerAddress;
 };
 
+// Blocks SIGHUP in the calling thread, and so in every thread started after it, until serve()
+// takes it: a reload asked for while the problems and the store are still loading (a deploy
+// hook, a log rotation) would otherwise end the process, SIGHUP's default. Called on the first
+// line of main(); the SIGHUPs that came meanwhile lead to one reload once serving.
+void hold_hangups_until_serving();
+
 // Serves `service` on address:port with `threads` threads until SIGTERM or SIGINT, in HTTPS
 // with `tls` (load_tls_context(); it must outlive the call). Writes "listening on
 // http://ADDRESS:PORT" (https:// with `tls`; the real port) to `out` once accepting, failures to

@@ -32,10 +32,24 @@ function summary(answer) {
   const box = element('div', { class: answer.passed ? 'summary pass' : 'summary fail' });
   box.append(element('p', { class: 'verdict', id: 'verdict', text: `${passed} of ${total} tested strings pass` }));
   box.append(element('p', { text: answer.passed ? 'Your head passes this problem.' : `Score ${formatNumber(answer.score)} (passed strings ÷ tested strings). ${answer.tests.failed} strings fail.` }));
-  if (typeof answer.margin === 'number') {
-    box.append(element('p', { id: 'margin', text: `Margin: the worst position stays ${formatNumber(answer.margin)} inside the tolerance.` }));
-  }
+  const margin = marginText(answer.margin);
+  if (margin) box.append(element('p', { id: 'margin', text: margin }));
   return box;
+}
+
+// A passing head's margin (API.md §13, docs/diagnosis.md): how far inside the tolerance its
+// worst position stayed and, when there is one, how strongly it prefers what it attends to.
+function marginText(margin) {
+  if (!margin || typeof margin !== 'object' || typeof margin.worst_error !== 'number' ||
+      typeof margin.tolerance !== 'number' || typeof margin.slack !== 'number') {
+    return null;
+  }
+  let text = `Margin: your worst position is off by ${formatNumber(margin.worst_error)}, ` +
+    `${formatNumber(margin.slack)} inside the tolerance ${String(margin.tolerance)}.`;
+  if (typeof margin.score_gap === 'number') {
+    text += ` Each query's highest score leads its next by at least ${formatNumber(margin.score_gap)}.`;
+  }
+  return text;
 }
 
 function diagnosisList(answer) {

@@ -95,6 +95,14 @@ describe('grading from the page', () => {
         Array.from(example.input).forEach((ch, i) => assert.equal(examples[r][i], `${ch} ✓`));
       });
       assert.equal(await page.$('#failures'), null);
+      // The margin in words, with the server's numbers (an object: API.md §13).
+      const shown = await page.$('#margin');
+      assert.ok(shown, `a passing head's margin is shown; the answer has ${JSON.stringify(answer.margin)}`);
+      const four = (x) => (Number.isInteger(x) ? String(x) : x.toFixed(4));
+      const { worst_error: worst, slack, tolerance, score_gap: gap } = answer.margin;
+      assert.equal(await shown.textContent(),
+        `Margin: your worst position is off by ${four(worst)}, ${four(slack)} inside the tolerance ${String(tolerance)}.` +
+        (gap === undefined ? '' : ` Each query's highest score leads its next by at least ${four(gap)}.`));
       assert.deepEqual(foreign, []);
       assert.deepEqual(errors, []);
       assert.ok(requests.every((r) => r.url.startsWith(server.origin)));
