@@ -222,11 +222,19 @@ Routed Router::route_unguarded(const Request& request) const {
     if (refused) return {denied(request, *refused), problem_id, std::nullopt};
   }
 
-  if (match.route == Route::kRegrade && service_.records.store != nullptr) {
-    // The latest submission of every student, graded again: many gradings.
-    return later([this, snapshot, entry, who, id = match.id](const Request& same) {
-      return answer_record_route(Route::kRegrade, id, entry, who, same, service_.records);
-    });
+  if (is_record_route(match.route) && service_.records.store != nullptr) {
+    // Every record route reads the store, which on a large one takes seconds (an export of
+    // every record, the stats over every student), and a regrade grades again the latest
+    // submission of every student: off the io threads, so that /healthz and gradings never
+    // wait behind them.
+    return later(
+        [this, snapshot, entry, who, route = match.route, id = match.id](const Request& same) {
+          Routed routed = answer_record_route(route, id, entry, who, same, service_.records);
+          if (same.method() == http::verb::head) {
+            routed.response = headers_only(std::move(routed.response));
+          }
+          return routed;
+        });
   }
   if (is_record_route(match.route)) {
     return answer_record_route(match.route, match.id, entry, who, request, service_.records);

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <future>
 
+#include "csv_cells.h"
 #include "headgrader/diagnosis.h"
 #include "headgrader/grade.h"
 #include "headgrader/limits.h"
@@ -63,17 +64,6 @@ std::string score_text(double score) { return number_to_json(score).dump(); }
 
 }  // namespace
 
-std::string csv_field(std::string_view text) {
-  if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
-  std::string quoted = "\"";
-  for (const char c : text) {
-    if (c == '"') quoted += '"';
-    quoted += c;
-  }
-  quoted += '"';
-  return quoted;
-}
-
 Result<store::SubmissionQuery> parse_submission_query(std::string_view query, bool csv) {
   store::SubmissionQuery parsed;
   parsed.limit = csv ? 0 : limits::kDefaultListLimit;  // CSV: 0 = every record
@@ -129,14 +119,30 @@ Result<store::SubmissionQuery> parse_submission_query(std::string_view query, bo
   return parsed;
 }
 
+namespace {
+
+// One record as a row of the CSV (the header in list_submissions).
+void append_csv_row(std::string& text, const store::SubmissionRecord& r) {
+  text += csv_text_cell(r.id) + ',' + store::format_rfc3339_ms(r.time) + ',' +
+          csv_text_cell(r.problem) + ',' + csv_text_cell(r.student.value_or("")) + ',' +
+          csv_text_cell(r.key.value_or("")) + ',' + (r.passed ? "true" : "false") + ',' +
+          score_text(r.score) + ',' + std::to_string(r.tests_total) + ',' +
+          std::to_string(r.tests_failed) + "\r\n";
+}
+
+}  // namespace
+
 Response list_submissions(store::SubmissionStore& store, std::string_view query, bool csv,
                           unsigned version, bool keep_alive) {
   Result<store::SubmissionQuery> parsed = parse_submission_query(query, csv);
   if (!parsed) return error_answer(parsed.error(), version, keep_alive);
   store::SubmissionQuery q = std::move(parsed).value();
   const bool every = q.limit == 0;
-  if (every) q.limit = limits::kMaxListLimit;
+  if (every) q.limit = limits::kMaxListLimit;  // a page of the export
 
+  // The CSV's rows are written page by page and each page's records dropped before the next
+  // is read; the JSON list is one page at most.
+  std::string text = "id,time,problem,student,key,passed,score,tests_total,tests_failed\r\n";
   std::vector<store::SubmissionRecord> records;
   std::optional<std::string> next;
   for (;;) {
@@ -147,7 +153,11 @@ Response list_submissions(store::SubmissionStore& store, std::string_view query,
       }
       return unavailable(page.error(), version, keep_alive);
     }
-    for (auto& record : page->records) records.push_back(std::move(record));
+    if (csv) {
+      for (const auto& record : page->records) append_csv_row(text, record);
+    } else {
+      for (auto& record : page->records) records.push_back(std::move(record));
+    }
     next = page->next_cursor;
     if (!every || !next) break;
     q.cursor = *next;
@@ -160,13 +170,6 @@ Response list_submissions(store::SubmissionStore& store, std::string_view query,
                          dump(Json{{"submissions", std::move(list)},
                                    {"next_cursor", next ? Json(*next) : Json(nullptr)}}),
                          version, keep_alive);
-  }
-  std::string text = "id,time,problem,student,key,passed,score,tests_total,tests_failed\r\n";
-  for (const auto& r : records) {
-    text += csv_field(r.id) + ',' + store::format_rfc3339_ms(r.time) + ',' + csv_field(r.problem) +
-            ',' + csv_field(r.student.value_or("")) + ',' + csv_field(r.key.value_or("")) + ',' +
-            (r.passed ? "true" : "false") + ',' + score_text(r.score) + ',' +
-            std::to_string(r.tests_total) + ',' + std::to_string(r.tests_failed) + "\r\n";
   }
   Response response = json_response(http::status::ok, std::move(text), version, keep_alive);
   response.set(http::field::content_type, "text/csv; charset=utf-8");

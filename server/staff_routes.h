@@ -36,8 +36,4 @@ Response regrade(const Problem& problem, std::string_view problem_sha256,
                  const RecordSettings& records, const std::optional<std::string>& staff_key,
                  unsigned version, bool keep_alive);
 
-// One CSV field as RFC 4180 writes it: quoted (quotes doubled) when it holds a comma, a quote
-// or a line break.
-std::string csv_field(std::string_view text);
-
 }  // namespace headgrader::server

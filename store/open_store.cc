@@ -23,7 +23,9 @@ Result<std::unique_ptr<SubmissionStore>> open_store(std::string_view url) {
     if (path.empty()) {
       return with_field(store_error("sqlite: needs a file, e.g. sqlite:headgrader.db"));
     }
-    opened = SqlStore::open(Dialect::kSqlite, [path] { return SqliteConnection::open(path); });
+    auto identity = std::make_shared<SqliteFileIdentity>();
+    opened = SqlStore::open(Dialect::kSqlite,
+                            [path, identity] { return SqliteConnection::open(path, identity); });
   } else if (url.starts_with("postgresql://") || url.starts_with("postgres://")) {
     const std::string uri(url);
     opened = SqlStore::open(Dialect::kPostgres, [uri] { return PostgresConnection::open(uri); });

@@ -38,6 +38,11 @@ class SqlConnection {
   virtual Result<bool> exec_script(std::string_view sql) = 0;
   // The connection can no longer be used (PostgreSQL: the server went away); drop it.
   virtual bool broken() const = 0;
+  // Whether what was just committed is in the store the server was started on, asked after
+  // each commit and before anyone is told their grading is kept. SQLite: the file at the path
+  // is still the file open (deleted or replaced, a commit lands in a file no restart will
+  // read); error store_unavailable saying so. A server database cannot go that way: true.
+  virtual Result<bool> still_the_store() { return true; }
 };
 
 // The store's error, with the reason.

