@@ -427,6 +427,68 @@ TEST_F(KeyedServer, SighupLoadsTheFolderAgain) {
   }));
 }
 
+// A path's problem id is [a-z0-9-]+ or names nothing: a decoded "/" (..%2Fkeys, an absolute
+// %2Ftmp%2F…), "..", upper case and an over-long id are 404 on every route that takes an id,
+// before anything is read or written; the folder, keys.json and the absolute path are as
+// they were.
+TEST_F(KeyedServer, APathIdThatIsNotAProblemIdIs404AndNothingIsWritten) {
+  const std::string original = read_file(w_.problems() / "consonant-anywhere.json");
+  const auto with_id = [&](const std::string& id) {
+    std::string copy = original;
+    copy.replace(copy.find("consonant-anywhere"), std::string("consonant-anywhere").size(), id);
+    return copy;
+  };
+  const fs::path outside = w_.root() / "outside" / "abs";
+  fs::create_directories(outside.parent_path());
+  std::string encoded_outside;
+  for (const char c : outside.string())
+    encoded_outside += c == '/' ? std::string("%2F") : std::string(1, c);
+  const std::string keys_before = read_file(w_.keys());
+  const auto listing = [&] {
+    std::vector<std::string> names;
+    for (const auto& entry : fs::directory_iterator(w_.problems())) {
+      names.push_back(entry.path().filename().string());
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+  };
+  const std::vector<std::string> before = listing();
+  const std::string long_id(300, 'a');
+  // The path's id, and the id the body claims (what the base name would be).
+  const std::vector<std::pair<std::string, std::string>> attacks = {
+      {"..%2Fkeys", "keys"},
+      {encoded_outside, "abs"},
+      {"..", "x"},
+      {"%2E%2E", "x"},
+      {"Consonant-Anywhere", "consonant-anywhere"},
+      {"consonant%2Danywhere%00", "consonant-anywhere"},
+      {long_id, long_id}};
+  for (const auto& [path_id, body_id] : attacks) {
+    const std::string problem = "/v1/problems/" + path_id;
+    const HttpResponse put = call(port_, "PUT", problem, staff_, with_id(body_id));
+    EXPECT_EQ(put.result_int(), 404) << path_id << ": " << put.body();
+    EXPECT_EQ(put.result_int() == 404 ? code_of(put) : "", "not_found") << path_id;
+    for (const auto& [method, target] :
+         std::vector<std::pair<std::string, std::string>>{{"GET", problem},
+                                                          {"DELETE", problem},
+                                                          {"POST", problem + "/grade"},
+                                                          {"POST", problem + "/check-steps"},
+                                                          {"GET", problem + "/stats"},
+                                                          {"POST", problem + "/regrade"}}) {
+      const HttpResponse answer =
+          call(port_, method, target, staff_, method == "POST" ? kHandoutSolution : "");
+      EXPECT_EQ(answer.result_int(), 404) << method << " " << target;
+    }
+  }
+  EXPECT_EQ(listing(), before);
+  EXPECT_EQ(read_file(w_.keys()), keys_before);
+  EXPECT_FALSE(fs::exists(outside.string() + ".json"));
+  EXPECT_TRUE(fs::is_empty(outside.parent_path()));
+  EXPECT_FALSE(fs::exists(w_.root() / "x.json"));
+  // The server still starts on its keys and serves the three problems.
+  EXPECT_EQ(call(port_, "GET", "/v1/problems/status", staff_).result_int(), 200);
+}
+
 TEST(OpenServer, WithoutKeysGradingIsOpenAndStaffRoutesAreDisabled) {
   ServerProcess server(
       {"--port", "0", "--address", "127.0.0.1", "--problems", HEADGRADER_SOURCE_DIR "/problems"});
