@@ -489,6 +489,30 @@ TEST_F(KeyedServer, APathIdThatIsNotAProblemIdIs404AndNothingIsWritten) {
   EXPECT_EQ(call(port_, "GET", "/v1/problems/status", staff_).result_int(), 200);
 }
 
+// No query string of any route reaches the access log, however the path is spelt (%73 for
+// 's', the absolute form) and whatever the answer (a 431 or 400 before routing too): queries
+// name students.
+TEST_F(KeyedServer, NoQueryStringReachesTheAccessLog) {
+  const std::string name = "Zelda-Quintavalle";
+  const std::string query = "?student=" + name;
+  call(port_, "GET", "/v1/%73ubmissions" + query, staff_);
+  call(port_, "GET", "http://localhost/v1/submissions" + query, staff_);
+  call(port_, "GET", "HTTP://localhost:1/v1/submissions.csv" + query, staff_);
+  call(port_, "GET", "/v1/problems/consonant-anywhere/stats" + query, staff_);
+  call(port_, "GET", "/v1/submissions%zz" + query, staff_);
+  const std::optional<HttpResponse> too_large = exchange_raw(
+      port_, "GET /v1/submissions" + query + " HTTP/1.1\r\nHost: localhost\r\nX-Filler: " +
+                 std::string(limits::kMaxHeaderBytes * 2, 'f') + "\r\n\r\n");
+  ASSERT_TRUE(too_large.has_value());
+  EXPECT_EQ(too_large->result_int(), 431);
+  const std::string log = server_->stderr_text_when(
+      [](const std::string& text) { return std::count(text.begin(), text.end(), '\n') >= 6; });
+  EXPECT_GE(std::count(log.begin(), log.end(), '\n'), 6) << log;
+  EXPECT_EQ(log.find("student="), std::string::npos) << log;
+  EXPECT_EQ(log.find(name), std::string::npos) << log;
+  EXPECT_EQ(log.find('?'), std::string::npos) << log;
+}
+
 TEST(OpenServer, WithoutKeysGradingIsOpenAndStaffRoutesAreDisabled) {
   ServerProcess server(
       {"--port", "0", "--address", "127.0.0.1", "--problems", HEADGRADER_SOURCE_DIR "/problems"});
