@@ -223,6 +223,11 @@ Routed Router::route_unguarded(const Request& request) const {
   // Checking steps is granted as grading is (the page sends the same credentials to both).
   const bool needs_credentials =
       staff_route || match.route == Route::kGrade || match.route == Route::kCheckSteps;
+  // Without --keys no credential can open a staff route: 403 staff_disabled whatever is sent
+  // (API.md §7), so a staff member who forgot --keys is not told their key is wrong.
+  if (staff_route && !staff_enabled) {
+    return {denied(request, *may_use_staff_route(Principal{}, false)), problem_id, std::nullopt};
+  }
   Principal who;
   if (needs_credentials) {
     const std::shared_ptr<const KeyRing> keys =

@@ -533,6 +533,27 @@ TEST(OpenServer, WithoutKeysGradingIsOpenAndStaffRoutesAreDisabled) {
   EXPECT_EQ(Json::parse(put.body())["error"]["message"], "DELETE is not allowed here; use GET");
 }
 
+// API.md §7: without --keys a staff route is 403 staff_disabled whatever is sent, a Bearer
+// too (not 401: the key is not what is wrong, the server's start is).
+TEST(OpenServer, WithoutKeysAStaffRouteIsStaffDisabledEvenWithABearer) {
+  ServerProcess server(
+      {"--port", "0", "--address", "127.0.0.1", "--problems", HEADGRADER_SOURCE_DIR "/problems"});
+  const std::uint16_t port = server.wait_listening();
+  for (const auto& [method, target] : std::vector<std::pair<std::string, std::string>>{
+           {"GET", "/v1/problems/status"},
+           {"POST", "/v1/problems/validate"},
+           {"GET", "/v1/submissions"},
+           {"GET", "/v1/submissions.csv"},
+           {"GET", "/v1/problems/consonant-anywhere/stats"},
+           {"GET", "/v1/passback"}}) {
+    const HttpResponse refused =
+        call(port, method, target, "a-staff-key-of-another-server", method == "POST" ? "{}" : "");
+    EXPECT_EQ(refused.result_int(), 403) << target;
+    EXPECT_EQ(refused.result_int() == 403 ? code_of(refused) : "", "staff_disabled") << target;
+    EXPECT_EQ(refused.count(http::field::www_authenticate), 0U) << target;
+  }
+}
+
 TEST(OpenServer, KeysWithGradingOpenLetsAnyoneGradeButNotUseStaffRoutes) {
   const Workspace w;
   const std::string staff = new_key(w, "ta", "staff");
