@@ -167,6 +167,13 @@ std::string ProblemSpec::spell(const TokenString& tokens) const {
   return out;
 }
 
+bool is_problem_id(std::string_view id) {
+  return !id.empty() && id.size() <= limits::kMaxProblemIdBytes &&
+         std::all_of(id.begin(), id.end(), [](char c) {
+           return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+         });
+}
+
 ProblemOrDefects load_problem_text(std::string_view text, const std::string& file_name) {
   DefectList defects(file_name);
   auto json = parse_json_checked(text, limits::kMaxJsonDepth, "the file");

@@ -284,10 +284,10 @@ void read_problem_fields(const Json& json, const std::string& file_name, Problem
   }
   if (auto id = read_string(json, "id", defects)) {
     p.id = *id;
-    const bool well_formed = !id->empty() && std::all_of(id->begin(), id->end(), [](char c) {
-      return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
-    });
-    if (!well_formed) {
+    if (id->size() > limits::kMaxProblemIdBytes) {
+      defects.add("id", "is " + std::to_string(id->size()) + " characters long; at most " +
+                            std::to_string(limits::kMaxProblemIdBytes) + " are allowed");
+    } else if (!is_problem_id(*id)) {
       defects.add("id", "must be lowercase letters, digits and \"-\" only; it is \"" + *id + "\"");
     } else if (file_name != *id + ".json") {
       defects.add("id", "is \"" + *id + "\" but the file is " + file_name +

@@ -85,13 +85,15 @@ std::string rfc3339_millis(std::chrono::system_clock::time_point time) {
   return std::string(format_time(time, text));
 }
 
+std::string_view logged_path(std::string_view target) { return target.substr(0, target.find('?')); }
+
 std::string format_access_log(const AccessLogEntry& entry) {
   JsonWriter out(256);  // a line is a few hundred bytes
   out.begin_object();
   std::array<char, 32> time;
   out.key("time").value(format_time(entry.time, time));
   string_or_null(out, "method", entry.method);
-  string_or_null(out, "path", entry.path.substr(0, limits::kMaxLoggedPathBytes));
+  string_or_null(out, "path", logged_path(entry.path).substr(0, limits::kMaxLoggedPathBytes));
   out.key("status").value(static_cast<std::uint64_t>(entry.status));
   // Microsecond resolution is plenty and keeps the lines short.
   out.key("latency_ms").value(std::round(entry.latency_ms * 1000.0) / 1000.0);

@@ -28,12 +28,18 @@ std::string rfc3339_millis(std::chrono::system_clock::time_point time);
 struct AccessLogEntry {
   std::chrono::system_clock::time_point time;  // when the request's first byte came
   std::string_view method;                     // empty when the request line did not parse
-  std::string_view path;                       // the target as sent, query included
+  std::string_view path;                       // logged_path of the target as sent
   unsigned status = 0;
   double latency_ms = 0;     // first byte to response written
   std::string_view problem;  // empty: null
   std::optional<bool> passed;
 };
+
+// The target as the access log shows it: without its query, whatever the route, the form
+// (absolute "http://host/…" too) or the answer (a 400 or 431 before routing too). Queries
+// name students (/v1/submissions?student=…, also spelt %73ubmissions), and student data
+// never reaches the log.
+std::string_view logged_path(std::string_view target);
 
 // {"time":"2024-05-01T12:00:00.123Z","method":…,"path":…,"status":…,"latency_ms":…,
 //  "problem":…,"passed":…} without a newline. Long paths are cut at

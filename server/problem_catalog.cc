@@ -9,6 +9,7 @@
 #include <system_error>
 
 #include "atomic_file.h"
+#include "headgrader/limits.h"
 #include "headgrader/report.h"
 #include "secrets.h"
 
@@ -176,9 +177,22 @@ std::shared_ptr<const CatalogSnapshot> ProblemCatalog::with(std::string_view id,
                                                  std::chrono::system_clock::now());
 }
 
+Result<std::filesystem::path> ProblemCatalog::file_of(std::string_view id) const {
+  if (!is_problem_id(id)) {
+    return Error{ErrorCode::kNotFound,
+                 "there is no problem with this id: an id is 1 to " +
+                     std::to_string(limits::kMaxProblemIdBytes) +
+                     " lowercase letters, digits and \"-\"",
+                 ""};
+  }
+  return path_ / (std::string(id) + ".json");
+}
+
 Result<PutOutcome> ProblemCatalog::put(std::string_view id, std::string_view text) {
   PutOutcome outcome;
-  const std::string file_name = std::string(id) + ".json";
+  Result<std::filesystem::path> file = file_of(id);
+  if (!file) return file.error();
+  const std::string file_name = file->filename().string();
   ProblemOrDefects loaded = load_problem_text(text, file_name);
   if (auto* defects = std::get_if<std::vector<Defect>>(&loaded)) {
     outcome.defects = std::move(*defects);
@@ -192,7 +206,7 @@ Result<PutOutcome> ProblemCatalog::put(std::string_view id, std::string_view tex
   }
   std::lock_guard write_lock(write_mutex_);
   outcome.created = current()->find(id) == nullptr;
-  Result<bool> written = write_atomically(path_ / file_name, text);
+  Result<bool> written = write_atomically(*file, text);
   if (!written) return written.error();
   replace(with(id, std::make_shared<const Problem>(std::get<Problem>(std::move(loaded))), text));
   note_written();
@@ -206,10 +220,11 @@ Result<bool> ProblemCatalog::remove(std::string_view id) {
                  "problems; start it with --problems FOLDER",
                  ""};
   }
+  Result<std::filesystem::path> file = file_of(id);
+  if (!file) return file.error();
   std::lock_guard write_lock(write_mutex_);
   if (current()->find(id) == nullptr) return false;
-  const std::filesystem::path file = path_ / (std::string(id) + ".json");
-  if (::unlink(file.c_str()) != 0 && errno != ENOENT) {
+  if (::unlink(file->c_str()) != 0 && errno != ENOENT) {
     const int error = errno;
     return Error{error == EROFS || error == EACCES || error == EPERM ? ErrorCode::kProblemsReadOnly
                                                                      : ErrorCode::kInternalError,

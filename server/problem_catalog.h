@@ -80,6 +80,10 @@ class ProblemCatalog {
   // Removes `{id}.json` and stops serving it. False when no such problem is served.
   Result<bool> remove(std::string_view id);
 
+  // FOLDER/ID.json, the one file PUT and DELETE may write or remove; not_found for anything
+  // but a problem id (is_problem_id), so no id can reach outside the folder.
+  Result<std::filesystem::path> file_of(std::string_view id) const;
+
   const std::filesystem::path& path() const { return path_; }
   // Whether the problems come from a folder that PUT and DELETE may change.
   bool is_folder() const { return is_folder_; }

@@ -9,6 +9,8 @@
 
 #include "answer_guard.h"
 #include "headgrader/check_steps.h"
+#include "headgrader/limits.h"
+#include "headgrader/problem.h"
 #include "lti_service.h"
 #include "openapi_document.h"
 #include "route_table.h"
@@ -181,10 +183,21 @@ Routed Router::route_unguarded(const Request& request) const {
   const bool staff_enabled = service_.keys != nullptr;
   const bool creates =
       staff_enabled && match.route == Route::kProblem && request.method() == http::verb::put;
-  if ((match.route == Route::kProblem || match.route == Route::kGrade ||
-       match.route == Route::kCheckSteps || match.route == Route::kStats ||
-       match.route == Route::kRegrade) &&
-      !creates) {
+  const bool names_problem = match.route == Route::kProblem || match.route == Route::kGrade ||
+                             match.route == Route::kCheckSteps || match.route == Route::kStats ||
+                             match.route == Route::kRegrade;
+  // A path's id is a problem id or names nothing, for every method: "..%2Fkeys" or
+  // "%2Ftmp%2Fx" is never looked up, read or joined to the folder (PUT included).
+  if (names_problem && !is_problem_id(match.id)) {
+    return {error_answer(request, {ErrorCode::kNotFound,
+                                   "there is no problem with this id: an id is 1 to " +
+                                       std::to_string(limits::kMaxProblemIdBytes) +
+                                       " lowercase letters, digits and \"-\"; the problems are " +
+                                       snapshot->ids_text(),
+                                   ""}),
+            "", std::nullopt};
+  }
+  if (names_problem && !creates) {
     entry = snapshot->find(match.id);
     if (entry == nullptr) {
       return {error_answer(request, {ErrorCode::kNotFound,
@@ -210,6 +223,11 @@ Routed Router::route_unguarded(const Request& request) const {
   // Checking steps is granted as grading is (the page sends the same credentials to both).
   const bool needs_credentials =
       staff_route || match.route == Route::kGrade || match.route == Route::kCheckSteps;
+  // Without --keys no credential can open a staff route: 403 staff_disabled whatever is sent
+  // (API.md §7), so a staff member who forgot --keys is not told their key is wrong.
+  if (staff_route && !staff_enabled) {
+    return {denied(request, *may_use_staff_route(Principal{}, false)), problem_id, std::nullopt};
+  }
   Principal who;
   if (needs_credentials) {
     const std::shared_ptr<const KeyRing> keys =

@@ -41,13 +41,6 @@ std::optional<Error> read_error_answer(const beast::error_code& ec,
   return Error{ErrorCode::kBadRequest, "the request is not valid HTTP/1.1: " + ec.message(), ""};
 }
 
-// The path as the access log shows it. The staff routes' queries name students
-// (/v1/submissions?student=…), and student data never reaches the log: their query is cut.
-std::string logged_path(std::string_view target) {
-  if (target.starts_with("/v1/submissions")) target = target.substr(0, target.find('?'));
-  return std::string(target);
-}
-
 }  // namespace
 
 // --- Session ----------------------------------------------------------------------------------
@@ -200,7 +193,7 @@ void Session::on_read_header(beast::error_code ec, std::size_t) {
 void Session::on_header() {
   const auto& header = parser_->get();
   pending_.method = std::string(header.method_string());
-  pending_.path = logged_path(header.target());
+  pending_.path = std::string(logged_path(header.target()));
   if (std::optional<Error> error = framing_error(header)) {
     Response response = error_response(*error, header.version(), false);
     if (header.method() == http::verb::head) response = headers_only(std::move(response));
@@ -298,7 +291,7 @@ void Session::on_read_error(beast::error_code ec) {
   // Whatever of the request line did parse, for the access log.
   const auto& partial = parser_->get();
   if (pending_.method.empty()) pending_.method = std::string(partial.method_string());
-  if (pending_.path.empty()) pending_.path = std::string(partial.target());
+  if (pending_.path.empty()) pending_.path = std::string(logged_path(partial.target()));
   const unsigned version = parser_->is_header_done() ? partial.version() : 11;
   Response response = error_response(*error, version, false);
   if (parser_->is_header_done() && partial.method() == http::verb::head) {

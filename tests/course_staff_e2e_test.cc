@@ -427,6 +427,92 @@ TEST_F(KeyedServer, SighupLoadsTheFolderAgain) {
   }));
 }
 
+// A path's problem id is [a-z0-9-]+ or names nothing: a decoded "/" (..%2Fkeys, an absolute
+// %2Ftmp%2F…), "..", upper case and an over-long id are 404 on every route that takes an id,
+// before anything is read or written; the folder, keys.json and the absolute path are as
+// they were.
+TEST_F(KeyedServer, APathIdThatIsNotAProblemIdIs404AndNothingIsWritten) {
+  const std::string original = read_file(w_.problems() / "consonant-anywhere.json");
+  const auto with_id = [&](const std::string& id) {
+    std::string copy = original;
+    copy.replace(copy.find("consonant-anywhere"), std::string("consonant-anywhere").size(), id);
+    return copy;
+  };
+  const fs::path outside = w_.root() / "outside" / "abs";
+  fs::create_directories(outside.parent_path());
+  std::string encoded_outside;
+  for (const char c : outside.string())
+    encoded_outside += c == '/' ? std::string("%2F") : std::string(1, c);
+  const std::string keys_before = read_file(w_.keys());
+  const auto listing = [&] {
+    std::vector<std::string> names;
+    for (const auto& entry : fs::directory_iterator(w_.problems())) {
+      names.push_back(entry.path().filename().string());
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+  };
+  const std::vector<std::string> before = listing();
+  const std::string long_id(300, 'a');
+  // The path's id, and the id the body claims (what the base name would be).
+  const std::vector<std::pair<std::string, std::string>> attacks = {
+      {"..%2Fkeys", "keys"},
+      {encoded_outside, "abs"},
+      {"..", "x"},
+      {"%2E%2E", "x"},
+      {"Consonant-Anywhere", "consonant-anywhere"},
+      {"consonant%2Danywhere%00", "consonant-anywhere"},
+      {long_id, long_id}};
+  for (const auto& [path_id, body_id] : attacks) {
+    const std::string problem = "/v1/problems/" + path_id;
+    const HttpResponse put = call(port_, "PUT", problem, staff_, with_id(body_id));
+    EXPECT_EQ(put.result_int(), 404) << path_id << ": " << put.body();
+    EXPECT_EQ(put.result_int() == 404 ? code_of(put) : "", "not_found") << path_id;
+    for (const auto& [method, target] :
+         std::vector<std::pair<std::string, std::string>>{{"GET", problem},
+                                                          {"DELETE", problem},
+                                                          {"POST", problem + "/grade"},
+                                                          {"POST", problem + "/check-steps"},
+                                                          {"GET", problem + "/stats"},
+                                                          {"POST", problem + "/regrade"}}) {
+      const HttpResponse answer =
+          call(port_, method, target, staff_, method == "POST" ? kHandoutSolution : "");
+      EXPECT_EQ(answer.result_int(), 404) << method << " " << target;
+    }
+  }
+  EXPECT_EQ(listing(), before);
+  EXPECT_EQ(read_file(w_.keys()), keys_before);
+  EXPECT_FALSE(fs::exists(outside.string() + ".json"));
+  EXPECT_TRUE(fs::is_empty(outside.parent_path()));
+  EXPECT_FALSE(fs::exists(w_.root() / "x.json"));
+  // The server still starts on its keys and serves the three problems.
+  EXPECT_EQ(call(port_, "GET", "/v1/problems/status", staff_).result_int(), 200);
+}
+
+// No query string of any route reaches the access log, however the path is spelt (%73 for
+// 's', the absolute form) and whatever the answer (a 431 or 400 before routing too): queries
+// name students.
+TEST_F(KeyedServer, NoQueryStringReachesTheAccessLog) {
+  const std::string name = "Zelda-Quintavalle";
+  const std::string query = "?student=" + name;
+  call(port_, "GET", "/v1/%73ubmissions" + query, staff_);
+  call(port_, "GET", "http://localhost/v1/submissions" + query, staff_);
+  call(port_, "GET", "HTTP://localhost:1/v1/submissions.csv" + query, staff_);
+  call(port_, "GET", "/v1/problems/consonant-anywhere/stats" + query, staff_);
+  call(port_, "GET", "/v1/submissions%zz" + query, staff_);
+  const std::optional<HttpResponse> too_large = exchange_raw(
+      port_, "GET /v1/submissions" + query + " HTTP/1.1\r\nHost: localhost\r\nX-Filler: " +
+                 std::string(limits::kMaxHeaderBytes * 2, 'f') + "\r\n\r\n");
+  ASSERT_TRUE(too_large.has_value());
+  EXPECT_EQ(too_large->result_int(), 431);
+  const std::string log = server_->stderr_text_when(
+      [](const std::string& text) { return std::count(text.begin(), text.end(), '\n') >= 6; });
+  EXPECT_GE(std::count(log.begin(), log.end(), '\n'), 6) << log;
+  EXPECT_EQ(log.find("student="), std::string::npos) << log;
+  EXPECT_EQ(log.find(name), std::string::npos) << log;
+  EXPECT_EQ(log.find('?'), std::string::npos) << log;
+}
+
 TEST(OpenServer, WithoutKeysGradingIsOpenAndStaffRoutesAreDisabled) {
   ServerProcess server(
       {"--port", "0", "--address", "127.0.0.1", "--problems", HEADGRADER_SOURCE_DIR "/problems"});
@@ -445,6 +531,27 @@ TEST(OpenServer, WithoutKeysGradingIsOpenAndStaffRoutesAreDisabled) {
   EXPECT_EQ(put.result_int(), 405);
   EXPECT_EQ(put[http::field::allow], "GET, HEAD");
   EXPECT_EQ(Json::parse(put.body())["error"]["message"], "DELETE is not allowed here; use GET");
+}
+
+// API.md §7: without --keys a staff route is 403 staff_disabled whatever is sent, a Bearer
+// too (not 401: the key is not what is wrong, the server's start is).
+TEST(OpenServer, WithoutKeysAStaffRouteIsStaffDisabledEvenWithABearer) {
+  ServerProcess server(
+      {"--port", "0", "--address", "127.0.0.1", "--problems", HEADGRADER_SOURCE_DIR "/problems"});
+  const std::uint16_t port = server.wait_listening();
+  for (const auto& [method, target] : std::vector<std::pair<std::string, std::string>>{
+           {"GET", "/v1/problems/status"},
+           {"POST", "/v1/problems/validate"},
+           {"GET", "/v1/submissions"},
+           {"GET", "/v1/submissions.csv"},
+           {"GET", "/v1/problems/consonant-anywhere/stats"},
+           {"GET", "/v1/passback"}}) {
+    const HttpResponse refused =
+        call(port, method, target, "a-staff-key-of-another-server", method == "POST" ? "{}" : "");
+    EXPECT_EQ(refused.result_int(), 403) << target;
+    EXPECT_EQ(refused.result_int() == 403 ? code_of(refused) : "", "staff_disabled") << target;
+    EXPECT_EQ(refused.count(http::field::www_authenticate), 0U) << target;
+  }
 }
 
 TEST(OpenServer, KeysWithGradingOpenLetsAnyoneGradeButNotUseStaffRoutes) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "headgrader/limits.h"
 #include "headgrader/problem.h"
 #include "headgrader/report.h"
 
@@ -274,6 +275,30 @@ TEST(ProblemLoading, IdMustUseLowercaseLettersDigitsAndDashes) {
   EXPECT_EQ(defects_of(p, "Tiny_1.json"),
             Lines{"Tiny_1.json: id: must be lowercase letters, digits and \"-\" only; it is "
                   "\"Tiny_1\""});
+}
+
+TEST(ProblemLoading, AnIdLongerThanTheLimitIsADefect) {
+  auto p = tiny_problem();
+  const std::string id(limits::kMaxProblemIdBytes + 1, 'a');
+  p["id"] = id;
+  EXPECT_EQ(defects_of(p, id + ".json"),
+            Lines{id + ".json: id: is " + std::to_string(limits::kMaxProblemIdBytes + 1) +
+                  " characters long; at most " + std::to_string(limits::kMaxProblemIdBytes) +
+                  " are allowed"});
+  p["id"] = std::string(limits::kMaxProblemIdBytes, 'a');
+  EXPECT_EQ(defects_of(p, std::string(limits::kMaxProblemIdBytes, 'a') + ".json"), Lines{"loaded"});
+}
+
+TEST(ProblemId, IsOneToTheLimitOfLowercaseLettersDigitsAndDashes) {
+  EXPECT_TRUE(is_problem_id("consonant-anywhere"));
+  EXPECT_TRUE(is_problem_id("position-23"));
+  EXPECT_TRUE(is_problem_id(std::string(limits::kMaxProblemIdBytes, 'a')));
+  for (const std::string& id :
+       {std::string(), std::string(".."), std::string("../keys"), std::string("/tmp/x/abs"),
+        std::string("Upper"), std::string("a.json"), std::string("a\0b", 3), std::string("a b"),
+        std::string(limits::kMaxProblemIdBytes + 1, 'a')}) {
+    EXPECT_FALSE(is_problem_id(id)) << id;
+  }
 }
 
 // --- alphabet and classes --------------------------------------------------------------------

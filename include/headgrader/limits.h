@@ -18,6 +18,10 @@ inline constexpr double kMaxAbsEntry = 1e6;
 
 // --- Problem files and tested strings (API.md §2, §4) ---------------------------------------
 inline constexpr std::size_t kMaxStringLength = 64;  // strings.max_length
+// A problem's id names its file (ID.json) and appears in paths and records: far longer than
+// any real name, far shorter than a file name may be (255 bytes), so an over-long id in a
+// path is a 404 and never an ENAMETOOLONG.
+inline constexpr std::size_t kMaxProblemIdBytes = 64;
 inline constexpr std::size_t kMaxAlphabetSize = 256;
 inline constexpr std::size_t kMaxExamples = 1000;
 inline constexpr std::uint64_t kMaxRandomStrings = 10000;

@@ -144,6 +144,11 @@ class Problem : public ProblemSpec {
   std::shared_ptr<const TokenKinds> token_kinds_;
 };
 
+// Whether `id` may name a problem: 1 to limits::kMaxProblemIdBytes of [a-z0-9-]. A problem
+// file's id must be one, and only such a string is ever looked up or joined to the problems
+// folder, so no id read from a request can name a file outside it ("..", "/", "%2F").
+bool is_problem_id(std::string_view id);
+
 // Parses and validates one problem file's text. `file_name` names it in defects and must be
 // ID.json (the id is checked against it).
 ProblemOrDefects load_problem_text(std::string_view text, const std::string& file_name);
