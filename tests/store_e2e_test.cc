@@ -225,6 +225,36 @@ TEST_P(StoreBackendE2E, AnIdempotencyKeyReplaysTheFirstAnswerAndRefusesAnotherBo
   store->close();
 }
 
+TEST_P(StoreBackendE2E, AnIdempotencyKeyNeverReplaysAnotherProblemsGrade) {
+  const std::uint16_t port = start();
+  ASSERT_NE(port, 0);
+  Client client(port);
+  const std::string body = with_student(kWrongKey, "ada");
+  const HttpResponse first = post(client, kGradePath, body, {{"Idempotency-Key", "same"}});
+  ASSERT_EQ(first.result(), http::status::ok) << first.body();
+  // Long and short gradings look the key up at different places (before grading, or where
+  // the record is committed): a student-less body and one with a student both cross over.
+  for (const std::string& other : {body, kWrongKey}) {
+    const HttpResponse crossed = post(client, "/v1/problems/consonant-proportion/grade", other,
+                                      {{"Idempotency-Key", "same"}});
+    EXPECT_EQ(crossed.result(), http::status::conflict) << crossed.body();
+    EXPECT_EQ(error_of(crossed)["code"], "idempotency_conflict");
+    EXPECT_NE(error_of(crossed)["message"].get<std::string>().find("consonant-anywhere"),
+              std::string::npos)
+        << crossed.body();
+  }
+  // The same problem still replays.
+  const HttpResponse again = post(client, kGradePath, body, {{"Idempotency-Key", "same"}});
+  EXPECT_EQ(again.result(), http::status::ok);
+  EXPECT_EQ(again.body(), first.body());
+  auto store = open_or_fail(db_->url());
+  auto page = store->list({});
+  ASSERT_TRUE(page);
+  ASSERT_EQ(page->records.size(), 1u);
+  EXPECT_EQ(page->records[0].problem, "consonant-anywhere");
+  store->close();
+}
+
 TEST_P(StoreBackendE2E, TwoServersRacingOnOneKeyKeepOneRecordAndGiveOneAnswer) {
   if (GetParam() == Backend::kSqlite) {
     GTEST_SKIP() << "several servers share PostgreSQL; one SQLite file is one server's";
