@@ -42,6 +42,9 @@ Response PendingGrade::finish(Result<store::CommitOutcome> outcome) const {
                            ""},
                           version, keep_alive);
   }
+  if (const std::optional<store::TimeMs> until = outcome->limited_until; until && rate_limit) {
+    return rate_limited_answer(*rate_limit, false, time, *until, version, keep_alive);
+  }
   store::SubmissionRecord& kept = outcome.value().kept;
   if (!outcome->inserted) {
     // The key's scope and body hash leave the problem out: the same body sent to another

@@ -51,6 +51,10 @@ struct PendingGrade {
   std::optional<std::string> body_sha256;
   // The problem graded: a key's earlier record answers only a grading of its own problem.
   std::string problem;
+  // The attempt limit the commit counts again (a grading with a student under --rate-limit),
+  // and the grading's time, for the 429 when the commit refuses it.
+  std::optional<RateLimit> rate_limit;
+  store::TimeMs time = 0;
   unsigned version = 11;
   bool keep_alive = true;
 

@@ -319,6 +319,74 @@ TEST_P(StoreBackendE2E, AttemptLimitAnswers429WithRetryAfterPerStudentAndProblem
   }
 }
 
+// The limit is counted again where the record is committed: gradings sent together, each
+// counted before grading while none of the others had been kept, are not all kept.
+TEST_P(StoreBackendE2E, AttemptLimitHoldsForGradingsSentTogether) {
+  const std::uint16_t port = start({"--rate-limit", "3/1h"});
+  ASSERT_NE(port, 0);
+  constexpr int kGradings = 30;
+  std::vector<int> statuses(kGradings);
+  std::vector<std::string> retry_after(kGradings);
+  std::vector<std::thread> threads;
+  std::atomic<int> ready{0};
+  for (int t = 0; t < kGradings; ++t) {
+    threads.emplace_back([&, t] {
+      Client client(port);
+      ready.fetch_add(1);
+      while (ready.load() < kGradings) std::this_thread::yield();
+      const HttpResponse answer = post(client, kGradePath, with_student(kWrongKey, "ada"));
+      statuses[static_cast<std::size_t>(t)] = answer.result_int();
+      retry_after[static_cast<std::size_t>(t)] = std::string(answer[http::field::retry_after]);
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  int ok = 0, limited = 0;
+  for (int t = 0; t < kGradings; ++t) {
+    const auto i = static_cast<std::size_t>(t);
+    if (statuses[i] == 200) ++ok;
+    if (statuses[i] == 429) {
+      ++limited;
+      EXPECT_FALSE(retry_after[i].empty());
+    }
+  }
+  EXPECT_EQ(ok, 3);
+  EXPECT_EQ(limited, kGradings - 3);
+  auto store = open_or_fail(db_->url());
+  auto page = store->list({});
+  ASSERT_TRUE(page);
+  EXPECT_EQ(page->records.size(), 3u);
+  store->close();
+}
+
+// Two servers on one PostgreSQL count the same records: together they keep no more than one
+// would.
+TEST_P(StoreBackendE2E, AttemptLimitHoldsAcrossServersOnOneDatabase) {
+  if (GetParam() == Backend::kSqlite) {
+    GTEST_SKIP() << "several servers share PostgreSQL; one SQLite file is one server's";
+  }
+  const std::uint16_t a = start({"--rate-limit", "3/1h"}), b = start({"--rate-limit", "3/1h"});
+  ASSERT_NE(a, 0);
+  ASSERT_NE(b, 0);
+  constexpr int kGradings = 20;
+  std::atomic<int> ok{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kGradings; ++t) {
+    threads.emplace_back([&, t] {
+      Client client(t % 2 == 0 ? a : b);
+      if (post(client, kGradePath, with_student(kWrongKey, "ada")).result() == http::status::ok) {
+        ok.fetch_add(1);
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(ok.load(), 3);
+  auto store = open_or_fail(db_->url());
+  auto page = store->list({});
+  ASSERT_TRUE(page);
+  EXPECT_EQ(page->records.size(), 3u);
+  store->close();
+}
+
 // Many gradings from several connections; the server is killed (SIGKILL) while they run.
 // Every grading that was answered 200 must be in the store afterwards.
 TEST_P(StoreBackendE2E, EveryAnsweredGradingSurvivesKillNine) {
