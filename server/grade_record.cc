@@ -42,8 +42,21 @@ Response PendingGrade::finish(Result<store::CommitOutcome> outcome) const {
                            ""},
                           version, keep_alive);
   }
+  if (const std::optional<store::TimeMs> until = outcome->limited_until; until && rate_limit) {
+    return rate_limited_answer(*rate_limit, false, time, *until, version, keep_alive);
+  }
   store::SubmissionRecord& kept = outcome.value().kept;
   if (!outcome->inserted) {
+    // The key's scope and body hash leave the problem out: the same body sent to another
+    // problem with the same key is another grading, never answered with the first's grade.
+    if (kept.problem != problem) {
+      return error_response(
+          {ErrorCode::kIdempotencyConflict,
+           "this Idempotency-Key was used for problem \"" + kept.problem + "\", not \"" + problem +
+               "\"; send a new key for a submission to another problem",
+           ""},
+          version, keep_alive);
+    }
     const bool same_body =
         kept.idempotency && body_sha256 && kept.idempotency->body_sha256 == *body_sha256;
     if (!same_body) {

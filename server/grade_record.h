@@ -49,15 +49,21 @@ struct PendingGrade {
   std::function<void()> recorded;
   // Of the body, when it came with an Idempotency-Key (the record may be moved away).
   std::optional<std::string> body_sha256;
+  // The problem graded: a key's earlier record answers only a grading of its own problem.
+  std::string problem;
+  // The attempt limit the commit counts again (a grading with a student under --rate-limit),
+  // and the grading's time, for the 429 when the commit refuses it.
+  std::optional<RateLimit> rate_limit;
+  store::TimeMs time = 0;
   unsigned version = 11;
   bool keep_alive = true;
 
   // The answer for the store's outcome: the grade (200) when this record was written; the
   // earlier answer byte for byte when another grading with the same Idempotency-Key and body
-  // won; 409 idempotency_conflict when its body differed; 503 store_unavailable when nothing
-  // was written.
-  // Called on the connection's own thread, not the store's: the committer's thread is the
-  // one every grading of the server waits for, so it hands each outcome over and goes on.
+  // won; 409 idempotency_conflict when its body or its problem differed; 503 store_unavailable when
+  // nothing was written. Called on the connection's own thread, not the store's: the committer's
+  // thread is the one every grading of the server waits for, so it hands each outcome over and goes
+  // on.
   Response finish(Result<store::CommitOutcome> outcome) const;
 };
 

@@ -142,6 +142,11 @@ Routed Router::finish_grade(GradeJob& job, const Request& request) const {
     if (pending->passback) pending->recorded = [lti = service_.lti] { lti->score_queued(); };
   }
   if (job.tag) pending->body_sha256 = job.tag->body_sha256;
+  pending->problem = problem.id;
+  // Counted before grading, the limit let through every grading sent together: the commit
+  // counts it again, in the transaction that would keep the record.
+  if (records.rate_limit && record.student) pending->rate_limit = records.rate_limit;
+  pending->time = now;
   record.idempotency = std::move(job.tag);
   pending->version = request.version();
   pending->keep_alive = request.keep_alive();
@@ -170,9 +175,10 @@ std::optional<Response> Router::check_before_grading(std::string_view problem,
     if (!earlier->has_value()) return std::nullopt;
     PendingGrade replay;
     replay.body_sha256 = tag->body_sha256;
+    replay.problem = std::string(problem);
     replay.version = request.version();
     replay.keep_alive = request.keep_alive();
-    return replay.finish(store::CommitOutcome{false, std::move(**earlier)});
+    return replay.finish(store::CommitOutcome{false, std::move(**earlier), std::nullopt});
   };
   if (tag && replay_first) {
     if (std::optional<Response> replay = earlier_answer()) return replay;

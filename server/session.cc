@@ -261,8 +261,12 @@ void Session::write_answer(Routed routed) {
     std::shared_ptr<PendingGrade> grade = std::move(routed.pending);
     store::SubmissionRecord record = std::move(grade->record);
     std::optional<store::PassbackRequest> passback = std::move(grade->passback);
-    return router_.store()->commit(
-        std::move(record), std::move(passback),
+    std::optional<store::CommitLimit> limit;
+    if (grade->rate_limit) {
+      limit = store::CommitLimit{grade->rate_limit->count, grade->rate_limit->period.count()};
+    }
+    return router_.store()->commit_limited(
+        std::move(record), std::move(passback), limit,
         [self = shared_from_this(), grade](Result<store::CommitOutcome> outcome) {
           net::dispatch(self->socket_.get_executor(),
                         [self, grade, outcome = std::move(outcome)]() mutable {

@@ -27,6 +27,7 @@ struct PendingCommit {
   SubmissionRecord record;
   std::optional<PassbackRequest> passback;
   CommitCallback done;
+  std::optional<CommitLimit> limit;  // counted again in the batch's transaction
 };
 
 class GroupCommitter {

@@ -25,6 +25,8 @@ class SqlStore final : public SubmissionStore {
 
   void commit(SubmissionRecord record, std::optional<PassbackRequest> passback,
               CommitCallback done) override;
+  void commit_limited(SubmissionRecord record, std::optional<PassbackRequest> passback,
+                      std::optional<CommitLimit> limit, CommitCallback done) override;
   Result<std::optional<SubmissionRecord>> find_idempotent(std::string_view scope,
                                                           std::string_view key) override;
   Result<std::optional<SubmissionRecord>> get(std::string_view id) override;
@@ -73,6 +75,12 @@ class SqlStore final : public SubmissionStore {
                                                    const std::vector<SqlValue>& params);
   // The record that holds `scope`'s idempotency key `key`, read on `db`: a pooled connection
   // before grading, the committer's inside its batch's transaction for a key found taken.
+  // Which of `batch`'s limited records their attempt limit refuses, counted on `db` inside the
+  // batch's transaction (PostgreSQL: each (student, problem) locked first, so that batches of
+  // other lanes and servers count after this one commits): for each, when the window has room.
+  Result<std::vector<std::optional<TimeMs>>> limit_refusals(SqlConnection& db,
+                                                            const std::vector<PendingCommit>& batch,
+                                                            const std::vector<std::size_t>& order);
   static Result<std::optional<SubmissionRecord>> find_idempotent_on(SqlConnection& db,
                                                                     std::string_view scope,
                                                                     std::string_view key);

@@ -1,11 +1,13 @@
 // SqlStore's write path: the group committer's batches of records (and their passbacks)
 // written as SQL, one multi-row INSERT on PostgreSQL, one prepared INSERT a record on SQLite.
 #include <algorithm>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <numeric>
 #include <set>
 
 #include "postgres_connection.h"
+#include "sql_rows.h"
 #include "sql_store.h"
 #include "sqlite_connection.h"
 
@@ -124,7 +126,75 @@ Result<std::set<std::string>> insert_each(SqlConnection& db,
 
 void SqlStore::commit(SubmissionRecord record, std::optional<PassbackRequest> passback,
                       CommitCallback done) {
-  committer_->submit({std::move(record), std::move(passback), std::move(done)});
+  committer_->submit({std::move(record), std::move(passback), std::move(done), std::nullopt});
+}
+
+void SqlStore::commit_limited(SubmissionRecord record, std::optional<PassbackRequest> passback,
+                              std::optional<CommitLimit> limit, CommitCallback done) {
+  if (!record.student) limit.reset();
+  committer_->submit({std::move(record), std::move(passback), std::move(done), limit});
+}
+
+Result<std::vector<std::optional<TimeMs>>> SqlStore::limit_refusals(
+    SqlConnection& db, const std::vector<PendingCommit>& batch,
+    const std::vector<std::size_t>& order) {
+  using Pair = std::pair<std::string, std::string>;  // (problem, student)
+  const auto pair_of = [&](std::size_t i) {
+    return Pair(batch[i].record.problem, batch[i].record.student.value_or(""));
+  };
+  std::vector<std::optional<TimeMs>> refused(batch.size());
+  // The times of the records of this batch already let through, by (problem, student): they
+  // are not written yet, so the count below cannot see them.
+  std::map<Pair, std::vector<TimeMs>> let_through;
+  for (const std::size_t i : order) {
+    if (batch[i].limit) let_through.emplace(pair_of(i), std::vector<TimeMs>());
+  }
+  if (let_through.empty()) return refused;
+  if (dialect_ == Dialect::kPostgres) {
+    // Several servers (and lanes) write to one PostgreSQL: each (student, problem) of the
+    // batch is locked until this transaction ends, in one order (the map's) so that two
+    // batches wait for each other instead of deadlocking; SQLite's BEGIN IMMEDIATE already
+    // makes this the only writer.
+    for (const auto& [pair, unused] : let_through) {
+      auto locked = db.query("SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))",
+                             {pair.first, pair.second});
+      if (!locked) return locked.error();
+    }
+  }
+  for (const std::size_t i : order) {
+    const PendingCommit& commit = batch[i];
+    if (!commit.limit) continue;
+    const SubmissionRecord& record = commit.record;
+    // A replay of a key already taken is no new grading: the write below answers it with the
+    // earlier record.
+    if (record.idempotency) {
+      auto earlier = find_idempotent_on(db, record.idempotency->scope, record.idempotency->key);
+      if (!earlier) return earlier.error();
+      if (earlier->has_value()) continue;
+    }
+    const CommitLimit& limit = *commit.limit;
+    const std::int64_t cap = std::max<std::int64_t>(limit.count, 1);
+    const TimeMs since = record.time - limit.period + 1;  // the window ends at the record
+    auto newest = db.query(
+        "SELECT time_ms FROM submissions WHERE regrade_of IS NULL AND time_ms >= $1 AND "
+        "problem = $2 AND student = $3 ORDER BY time_ms DESC LIMIT $4",
+        {since, record.problem, *record.student, cap});
+    if (!newest) return newest.error();
+    std::vector<TimeMs>& mine = let_through[pair_of(i)];
+    std::vector<TimeMs> times;
+    for (const SqlRow& row : *newest) times.push_back(rows::integer(row[0]));
+    for (const TimeMs time : mine) {
+      if (time >= since) times.push_back(time);
+    }
+    if (static_cast<std::int64_t>(times.size()) < cap) {
+      mine.push_back(record.time);
+      continue;
+    }
+    // The window has room again once its cap-th newest grading leaves it.
+    std::sort(times.begin(), times.end(), std::greater<>());
+    refused[i] = times[static_cast<std::size_t>(cap - 1)] + limit.period;
+  }
+  return refused;
 }
 
 Result<bool> SqlStore::ready_committer_connection(std::size_t lane) {
@@ -173,7 +243,7 @@ Result<std::vector<Result<CommitOutcome>>> SqlStore::write_batch_once(
   });
   const bool one_statement = dialect_ == Dialect::kPostgres &&
                              std::none_of(batch.begin(), batch.end(), [](const PendingCommit& c) {
-                               return c.passback.has_value();
+                               return c.passback.has_value() || c.limit.has_value();
                              });
   if (!one_statement) {
     if (auto r = db.exec_script(dialect_ == Dialect::kSqlite ? "BEGIN IMMEDIATE" : "BEGIN"); !r) {
@@ -189,7 +259,21 @@ Result<std::vector<Result<CommitOutcome>>> SqlStore::write_batch_once(
   // Pass 1: the records, in the write order; with idempotency keys, RETURNING names those
   // written (without, nothing can be left out, and naming every record back would only cost
   // the thread every grading waits for).
-  const std::vector<std::size_t> order = write_order(batch);
+  std::vector<std::size_t> order = write_order(batch);
+  // The attempt limit, counted again now that nothing can be written beside this batch: the
+  // records it refuses are left out of both passes.
+  auto refusals = limit_refusals(db, batch, order);
+  if (!refusals) return fail(refusals.error());
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    if ((*refusals)[i]) outcomes[i].limited_until = (*refusals)[i];
+  }
+  std::erase_if(order, [&](std::size_t i) { return (*refusals)[i].has_value(); });
+  if (order.empty()) {
+    if (auto r = db.exec_script("COMMIT"); !r) return fail(r.error());
+    std::vector<Result<CommitOutcome>> results;
+    for (CommitOutcome& outcome : outcomes) results.emplace_back(std::move(outcome));
+    return results;
+  }
   auto inserted = dialect_ == Dialect::kSqlite ? insert_each(db, batch, order, keyed)
                                                : insert_together(db, batch, order, keyed);
   if (!inserted) return fail(inserted.error());
@@ -210,7 +294,7 @@ Result<std::vector<Result<CommitOutcome>>> SqlStore::write_batch_once(
       } else if (!kept->has_value()) {
         error = store_error("an idempotency key's record vanished");
       } else {
-        outcomes[i] = {false, std::move(**kept)};
+        outcomes[i] = {false, std::move(**kept), std::nullopt};
       }
       if (error && !one_statement) return fail(*error);
       unread[i] = std::move(error);

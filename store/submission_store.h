@@ -98,9 +98,21 @@ struct StudentToken {
 // What commit() did. When the record's idempotency tag was already taken (by an earlier
 // grading, or by another server at the same instant), nothing was written and `kept` is the
 // record that holds the tag: compare its body hash and answer with that one.
+// When the grading was refused for its attempt limit (CommitLimit), nothing was written and
+// `limited_until` is when the window has room again.
 struct CommitOutcome {
   bool inserted = false;
   SubmissionRecord kept;  // the record as stored (`inserted`) or the earlier one
+  std::optional<TimeMs> limited_until;
+};
+
+// The attempt limit a grading's commit counts again inside its own transaction: at most
+// `count` gradings of the record's (student, problem), regradings aside, in any window of
+// `period` ms ending at the record's time. The count before grading alone lets gradings sent
+// together all pass it, each before any of the others is kept.
+struct CommitLimit {
+  std::int64_t count = 1;
+  TimeMs period = 0;
 };
 using CommitCallback = std::function<void(Result<CommitOutcome>)>;
 
@@ -160,6 +172,12 @@ class SubmissionStore {
   // written. The call itself returns at once. After close(), `done` gets an error.
   virtual void commit(SubmissionRecord record, std::optional<PassbackRequest> passback,
                       CommitCallback done) = 0;
+  // The same, refused (nothing written, `limited_until` set) when `limit` is given, the record
+  // has a student and the limit's window already holds `limit->count` gradings of its student
+  // and problem, counted in the transaction that would write it. A record whose idempotency
+  // key is taken is answered by the earlier record, never refused.
+  virtual void commit_limited(SubmissionRecord record, std::optional<PassbackRequest> passback,
+                              std::optional<CommitLimit> limit, CommitCallback done) = 0;
 
   // The record holding (scope, key), if any.
   virtual Result<std::optional<SubmissionRecord>> find_idempotent(std::string_view scope,

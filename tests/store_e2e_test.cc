@@ -286,6 +286,36 @@ TEST_P(StoreBackendE2E, AnIdempotencyKeyReplaysTheFirstAnswerAndRefusesAnotherBo
   store->close();
 }
 
+TEST_P(StoreBackendE2E, AnIdempotencyKeyNeverReplaysAnotherProblemsGrade) {
+  const std::uint16_t port = start();
+  ASSERT_NE(port, 0);
+  Client client(port);
+  const std::string body = with_student(kWrongKey, "ada");
+  const HttpResponse first = post(client, kGradePath, body, {{"Idempotency-Key", "same"}});
+  ASSERT_EQ(first.result(), http::status::ok) << first.body();
+  // Long and short gradings look the key up at different places (before grading, or where
+  // the record is committed): a student-less body and one with a student both cross over.
+  for (const std::string& other : {body, kWrongKey}) {
+    const HttpResponse crossed = post(client, "/v1/problems/consonant-proportion/grade", other,
+                                      {{"Idempotency-Key", "same"}});
+    EXPECT_EQ(crossed.result(), http::status::conflict) << crossed.body();
+    EXPECT_EQ(error_of(crossed)["code"], "idempotency_conflict");
+    EXPECT_NE(error_of(crossed)["message"].get<std::string>().find("consonant-anywhere"),
+              std::string::npos)
+        << crossed.body();
+  }
+  // The same problem still replays.
+  const HttpResponse again = post(client, kGradePath, body, {{"Idempotency-Key", "same"}});
+  EXPECT_EQ(again.result(), http::status::ok);
+  EXPECT_EQ(again.body(), first.body());
+  auto store = open_or_fail(db_->url());
+  auto page = store->list({});
+  ASSERT_TRUE(page);
+  ASSERT_EQ(page->records.size(), 1u);
+  EXPECT_EQ(page->records[0].problem, "consonant-anywhere");
+  store->close();
+}
+
 TEST_P(StoreBackendE2E, TwoServersRacingOnOneKeyKeepOneRecordAndGiveOneAnswer) {
   if (GetParam() == Backend::kSqlite) {
     GTEST_SKIP() << "several servers share PostgreSQL; one SQLite file is one server's";
@@ -348,6 +378,74 @@ TEST_P(StoreBackendE2E, AttemptLimitAnswers429WithRetryAfterPerStudentAndProblem
   for (int i = 0; i < 4; ++i) {
     EXPECT_EQ(post(client, kGradePath, kWrongKey).result(), http::status::ok);
   }
+}
+
+// The limit is counted again where the record is committed: gradings sent together, each
+// counted before grading while none of the others had been kept, are not all kept.
+TEST_P(StoreBackendE2E, AttemptLimitHoldsForGradingsSentTogether) {
+  const std::uint16_t port = start({"--rate-limit", "3/1h"});
+  ASSERT_NE(port, 0);
+  constexpr int kGradings = 30;
+  std::vector<int> statuses(kGradings);
+  std::vector<std::string> retry_after(kGradings);
+  std::vector<std::thread> threads;
+  std::atomic<int> ready{0};
+  for (int t = 0; t < kGradings; ++t) {
+    threads.emplace_back([&, t] {
+      Client client(port);
+      ready.fetch_add(1);
+      while (ready.load() < kGradings) std::this_thread::yield();
+      const HttpResponse answer = post(client, kGradePath, with_student(kWrongKey, "ada"));
+      statuses[static_cast<std::size_t>(t)] = answer.result_int();
+      retry_after[static_cast<std::size_t>(t)] = std::string(answer[http::field::retry_after]);
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  int ok = 0, limited = 0;
+  for (int t = 0; t < kGradings; ++t) {
+    const auto i = static_cast<std::size_t>(t);
+    if (statuses[i] == 200) ++ok;
+    if (statuses[i] == 429) {
+      ++limited;
+      EXPECT_FALSE(retry_after[i].empty());
+    }
+  }
+  EXPECT_EQ(ok, 3);
+  EXPECT_EQ(limited, kGradings - 3);
+  auto store = open_or_fail(db_->url());
+  auto page = store->list({});
+  ASSERT_TRUE(page);
+  EXPECT_EQ(page->records.size(), 3u);
+  store->close();
+}
+
+// Two servers on one PostgreSQL count the same records: together they keep no more than one
+// would.
+TEST_P(StoreBackendE2E, AttemptLimitHoldsAcrossServersOnOneDatabase) {
+  if (GetParam() == Backend::kSqlite) {
+    GTEST_SKIP() << "several servers share PostgreSQL; one SQLite file is one server's";
+  }
+  const std::uint16_t a = start({"--rate-limit", "3/1h"}), b = start({"--rate-limit", "3/1h"});
+  ASSERT_NE(a, 0);
+  ASSERT_NE(b, 0);
+  constexpr int kGradings = 20;
+  std::atomic<int> ok{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kGradings; ++t) {
+    threads.emplace_back([&, t] {
+      Client client(t % 2 == 0 ? a : b);
+      if (post(client, kGradePath, with_student(kWrongKey, "ada")).result() == http::status::ok) {
+        ok.fetch_add(1);
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(ok.load(), 3);
+  auto store = open_or_fail(db_->url());
+  auto page = store->list({});
+  ASSERT_TRUE(page);
+  EXPECT_EQ(page->records.size(), 3u);
+  store->close();
 }
 
 // Many gradings from several connections; the server is killed (SIGKILL) while they run.
