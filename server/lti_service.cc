@@ -9,6 +9,7 @@
 #include "crypto.h"
 #include "deep_linking.h"
 #include "headgrader/limits.h"
+#include "launch_identity.h"
 #include "launch_verifier.h"
 #include "lti_check.h"
 #include "lti_pages.h"
@@ -94,6 +95,23 @@ lti::Score score_of(const lti::LaunchBinding& binding, double score, Clock::time
 }
 
 }  // namespace
+
+bool names_launched_student(const LtiService* lti, std::string_view student) {
+  std::vector<std::string> issuers;
+  if (lti != nullptr) {
+    for (const lti::Platform& platform : lti->config().platforms)
+      issuers.push_back(platform.issuer);
+  }
+  return lti::is_launch_identity(student, issuers);
+}
+
+Error launched_identity_refusal() {
+  return {ErrorCode::kForbidden,
+          "student has the form ISSUER#sub (a URL, '#', an id) that names a student launched "
+          "from the LMS, and only the launch itself may name that student; send another name, "
+          "or open the problem from the LMS",
+          "student"};
+}
 
 void stderr_line(const std::string& line) {
   const std::string text = line + "\n";

@@ -40,6 +40,15 @@ struct LtiOptions {
   std::chrono::milliseconds first_backoff = limits::kPassbackFirstBackoff;
 };
 
+class LtiService;
+
+// Whether a grading body's `student` has the shape of a launched student's identity
+// (lti/launch_identity.h), with the issuers of `lti` (may be null: without --lti): only a
+// launch may name such a student, so a body that does is refused (launched_identity_refusal).
+bool names_launched_student(const LtiService* lti, std::string_view student);
+// The 403 for such a body, naming the field `student`.
+Error launched_identity_refusal();
+
 // Writes `line` and a newline to stderr in one write(2), so that lines from several threads
 // (and the access log's) do not interleave.
 void stderr_line(const std::string& line);
@@ -93,6 +102,7 @@ class LtiService {
   Result<bool> passback_retry(const std::string& id);
 
   lti::ScoreOutbox& outbox() { return *outbox_; }
+  const lti::LtiConfig& config() const { return config_; }
 
  private:
   LtiService(lti::LtiConfig config, ProblemCatalog& problems, store::SubmissionStore* store,

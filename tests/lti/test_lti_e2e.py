@@ -374,6 +374,28 @@ class LtiEndToEnd(unittest.TestCase):
         self.assertEqual(header(headers, "WWW-Authenticate"), ["Bearer"])
 
 
+    def test_an_anonymous_body_cannot_name_a_launched_student(self):
+        # Open grading (no --keys): anyone may grade, but a launched student's identity
+        # (ISSUER#sub) is the launch's to grant, never a body's.
+        token, _ = self.launch(sub="victim-student")
+        self.assertEqual(self.grade(token)[0], 200)
+        victim = self.platform.issuer + "#victim-student"
+        for student in (victim, victim.upper().replace("#VICTIM-STUDENT", "#victim-student"),
+                        "https://lms.example.edu#42", "http://elsewhere#x"):
+            body = json.dumps(dict(json.loads(SOLUTION), student=student))
+            status, _, answer = request(self.tool.base + "/v1/problems/%s/grade" % PROBLEM,
+                                        "POST", body, {"Content-Type": "application/json"})
+            self.assertEqual(status, 403, (student, answer))
+            error = json.loads(answer)["error"]
+            self.assertEqual((error["code"], error["field"]), ("forbidden", "student"), answer)
+            self.assertIn("launch", error["message"])
+        # Any other name is the caller's to choose, as before.
+        body = json.dumps(dict(json.loads(SOLUTION), student="ada#1 from http://x"))
+        status, _, answer = request(self.tool.base + "/v1/problems/%s/grade" % PROBLEM, "POST",
+                                    body, {"Content-Type": "application/json"})
+        self.assertEqual(status, 200, answer)
+
+
 class LtiOverHttps(unittest.TestCase):
     """Platform URLs over HTTPS: the tool verifies the certificate and the host name."""
 
@@ -422,6 +444,10 @@ class LtiWithTheRecord(unittest.TestCase):
                               "staff"], capture_output=True, text=True)
         assert out.returncode == 0, out.stderr
         cls.staff = out.stdout.strip()
+        out = subprocess.run([CLI, "keys", "add", "--keys", cls.keys, "--name", "lms", "--role",
+                              "lms"], capture_output=True, text=True)
+        assert out.returncode == 0, out.stderr
+        cls.lms = out.stdout.strip()
         cls.platform = fake.Platform()
         # The bundled problems and one whose gradebook keeps the latest score.
         cls.problems = os.path.join(cls.workdir, "problems")
@@ -557,6 +583,26 @@ class LtiWithTheRecord(unittest.TestCase):
         self.assertEqual(status, 404, body)
         time.sleep(0.5)
         self.assertEqual(len(self.scores_of("retried-student")), 1)
+
+    def test_no_key_can_grade_as_a_launched_student_nor_spend_their_attempts(self):
+        token, _ = self.case.launch(sub="keyed-victim")
+        self.assertEqual(self.case.grade(token)[0], 200)
+        victim = self.platform.issuer + "#keyed-victim"
+        query = "/v1/submissions?student=" + urllib.parse.quote(victim, safe="")
+        status, body = self.staff_get(query)
+        self.assertEqual(status, 200, body)
+        before = len(json.loads(body)["submissions"])
+        self.assertEqual(before, 1)
+        for key in (self.lms, self.staff):
+            body = json.dumps(dict(json.loads(SOLUTION), student=victim))
+            status, _, answer = request(self.tool.base + "/v1/problems/%s/grade" % PROBLEM, "POST",
+                                        body, {"Content-Type": "application/json",
+                                               "Authorization": "Bearer " + key})
+            self.assertEqual(status, 403, answer)
+            error = json.loads(answer)["error"]
+            self.assertEqual((error["code"], error["field"]), ("forbidden", "student"), answer)
+        status, body = self.staff_get(query)
+        self.assertEqual(len(json.loads(body)["submissions"]), before, body)
 
     def test_two_servers_on_one_store_share_tokens_and_single_use_values(self):
         launch_url = self.platform.tool_launch_url
