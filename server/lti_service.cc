@@ -172,6 +172,10 @@ std::optional<Response> LtiService::route(const Request& request) {
   return std::nullopt;
 }
 
+bool LtiService::waits_on_platform(const Request& request) const {
+  return path_of(request.target()) == kLaunchPath && request.method() == http::verb::post;
+}
+
 Response LtiService::jwks(const Request& request) const {
   Response response =
       json_response(http::status::ok, jwks_json_, request.version(), request.keep_alive());

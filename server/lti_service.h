@@ -67,6 +67,10 @@ class LtiService {
 
   // The answer when `request` is for an LTI route, else nullopt.
   std::optional<Response> route(const Request& request);
+  // Whether route(request) may wait on a platform: a launch may fetch its keyset, which a
+  // slow or hanging platform (or a made-up kid, which anyone can send) makes take up to
+  // limits::kLtiFetchTimeout. The router then answers it off the io threads (Routed::rest).
+  bool waits_on_platform(const Request& request) const;
 
   // The student tokens of launches, for authenticate() (auth.h): a grant names the student
   // (ISSUER#sub), the problem and the launch (token_hash of the token). Deep-linking tokens

@@ -128,6 +128,8 @@ class Tool:
 
 
 class LtiEndToEnd(unittest.TestCase):
+    hints = 0  # login hints handed out, across the classes that borrow login()
+
     @classmethod
     def setUpClass(cls):
         cls.workdir = tempfile.mkdtemp(prefix="hg-lti-")
@@ -631,6 +633,90 @@ class LtiWithTheRecord(unittest.TestCase):
             self.assertEqual(len(self.scores_of("shared-student")), 1)
         finally:
             other.stop()
+
+
+class LtiBesideSlowPlatforms(unittest.TestCase):
+    """A platform whose keyset is slow or never answers: the rest of the service goes on,
+    timed against a baseline of the same run."""
+
+    AGS = "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"
+
+    def setUp(self):
+        self.workdir = tempfile.mkdtemp(prefix="hg-lti-slow-")
+        keys = os.path.join(self.workdir, "keys")
+        out = subprocess.run([CLI, "keys", "add", "--keys", keys, "--name", "lms", "--role",
+                              "lms"], capture_output=True, text=True)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.lms = out.stdout.strip()
+        self.platform = fake.Platform()
+        self.tool = Tool(self.platform, self.workdir, extra=["--keys", keys])
+        self.case = LtiEndToEnd(methodName="test_the_tools_jwks")
+        self.case.platform, self.case.tool = self.platform, self.tool
+
+    def tearDown(self):
+        self.tool.kill()  # a launch may still be waiting for a hanging keyset
+        self.platform.close()
+
+    def slowest_other_request(self):
+        """The slowest of /healthz and an lms key's grading, three of each."""
+        slowest = 0.0
+        for _ in range(3):
+            for path, method, body, headers in (
+                    ("/healthz", "GET", None, {}),
+                    ("/v1/problems/%s/grade" % PROBLEM, "POST",
+                     json.dumps(dict(json.loads(SOLUTION), student="lms-student")),
+                     {"Content-Type": "application/json", "Authorization": "Bearer " + self.lms})):
+                start = time.monotonic()
+                status, _, answer = request(self.tool.base + path, method, body, headers)
+                slowest = max(slowest, time.monotonic() - start)
+                self.assertEqual(status, 200, answer)
+        return slowest
+
+    def forged_launches(self, count):
+        """`count` launches, each after its own login, with a kid the platform never had:
+        anyone can send these. Returns the threads and their answers."""
+        answers = []
+        posts = []
+        for _ in range(count):
+            fields, cookie = self.case.login(
+                token=lambda p, n: p.sign(p.claims(n), kid="made-up-kid"))
+            posts.append((fields, cookie))
+        threads = [threading.Thread(
+            target=lambda f=f, c=c: answers.append(self.case.post_launch(f, c)), daemon=True)
+            for f, c in posts]
+        for thread in threads:
+            thread.start()
+        time.sleep(0.5)  # both are waiting for the keyset
+        return threads, answers
+
+    def test_a_slow_or_hanging_keyset_holds_up_nothing_else(self):
+        self.case.launch(sub="before-the-slow-keyset")  # the keyset is known
+        baseline = self.slowest_other_request()
+        bound = max(1.0, 10 * baseline)
+        # A keyset that answers in 3 s: two launches with a made-up kid ask for it again.
+        self.platform.jwks_delay = 3
+        fetches = self.platform.jwks_fetches
+        threads, answers = self.forged_launches(2)
+        meanwhile = self.slowest_other_request()
+        self.assertLess(meanwhile, bound, "baseline %.3f s" % baseline)
+        for thread in threads:
+            thread.join(20)
+        self.assertEqual([status for status, _, _ in answers], [401, 401], answers)
+        for _, _, page in answers:
+            self.assertIn('<code id="lti-check">kid</code>', page)
+        # The two waited for one fetch, not one each.
+        self.assertEqual(self.platform.jwks_fetches, fetches + 1)
+        # A keyset that never answers: refused once the fetch's deadline has passed.
+        self.platform.jwks_delay = 0
+        self.platform.jwks_hang = True
+        threads, answers = self.forged_launches(2)
+        meanwhile = self.slowest_other_request()
+        self.assertLess(meanwhile, bound, "baseline %.3f s" % baseline)
+        for thread in threads:
+            thread.join(30)
+        self.assertEqual([status for status, _, _ in answers], [401, 401], answers)
+        for _, _, page in answers:
+            self.assertIn('<code id="lti-check">keyset</code>', page)
 
 
 if __name__ == "__main__":
