@@ -21,6 +21,7 @@ import hmac
 import html.parser
 import json
 import secrets
+import socket
 import threading
 import time
 import urllib.parse
@@ -88,6 +89,33 @@ def self_signed_certificate(directory, name):
         f.write(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
                                   serialization.NoEncryption()))
     return cert_path, key_path
+
+
+class SilentHost:
+    """A host that accepts connections and never answers (a line item's host gone wrong)."""
+
+    def __init__(self):
+        self.socket = socket.socket()
+        self.socket.bind(("127.0.0.1", 0))
+        self.socket.listen(64)
+        self.url = "http://127.0.0.1:%d" % self.socket.getsockname()[1]
+        self.held = []
+        self.accepted = 0
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while True:
+            try:
+                connection, _ = self.socket.accept()
+            except OSError:
+                return
+            self.held.append(connection)
+            self.accepted += 1
+
+    def close(self):
+        self.socket.close()
+        for connection in self.held:
+            connection.close()
 
 
 class Platform:

@@ -636,8 +636,8 @@ class LtiWithTheRecord(unittest.TestCase):
 
 
 class LtiBesideSlowPlatforms(unittest.TestCase):
-    """A platform whose keyset is slow or never answers: the rest of the service goes on,
-    timed against a baseline of the same run."""
+    """A platform whose keyset is slow or never answers, a line-item host that accepts and never
+    answers: the rest of the service goes on. Each is timed against a baseline of the same run."""
 
     AGS = "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"
 
@@ -654,7 +654,7 @@ class LtiBesideSlowPlatforms(unittest.TestCase):
         self.case.platform, self.case.tool = self.platform, self.tool
 
     def tearDown(self):
-        self.tool.kill()  # a launch may still be waiting for a hanging keyset
+        self.tool.kill()  # a send to a silent host may still be waiting for its answer
         self.platform.close()
 
     def slowest_other_request(self):
@@ -717,6 +717,25 @@ class LtiBesideSlowPlatforms(unittest.TestCase):
         self.assertEqual([status for status, _, _ in answers], [401, 401], answers)
         for _, _, page in answers:
             self.assertIn('<code id="lti-check">keyset</code>', page)
+
+    def test_a_silent_line_item_host_holds_back_only_its_own_scores(self):
+        silent = fake.SilentHost()
+        try:
+            token, _ = self.case.launch(sub="silent-host-student", **{self.AGS: {
+                "scope": [fake.SCORE_SCOPE], "lineitem": silent.url + "/lineitems/9/lineitem"}})
+            for _ in range(4):
+                self.assertEqual(self.case.grade(token)[0], 200)
+            self.assertTrue(self.case.wait_for(lambda: silent.accepted >= 1))
+            token, _ = self.case.launch(sub="healthy-host-student")
+            start = time.monotonic()
+            self.assertEqual(self.case.grade(token)[0], 200)
+            mine = lambda: [s for s in self.platform.scores
+                            if s[1]["userId"] == "healthy-host-student"]
+            self.assertTrue(self.case.wait_for(lambda: len(mine()) == 1, 60))
+            # Four scores for the silent host take 4 x 10 s one after the other.
+            self.assertLess(time.monotonic() - start, 5.0)
+        finally:
+            silent.close()
 
 
 if __name__ == "__main__":
