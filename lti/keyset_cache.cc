@@ -10,6 +10,25 @@ std::size_t KeysetCache::fetches() const {
   return fetches_;
 }
 
+bool KeysetCache::answers_at_once(const Platform& platform, const std::string& kid,
+                                  Clock::time_point now) const {
+  const std::lock_guard lock(mutex_);
+  const auto slot = keysets_.find(platform.keyset_url);
+  if (slot == keysets_.end()) return false;
+  const Keyset& keyset = *slot->second;
+  return keyset.fetched && now - keyset.fetched_at < limits::kLtiKeysetTtl &&
+         keyset.keys.contains(kid);
+}
+
+std::optional<RsaKey> KeysetCache::held(const Platform& platform, const std::string& kid) const {
+  const std::lock_guard lock(mutex_);
+  const auto slot = keysets_.find(platform.keyset_url);
+  if (slot == keysets_.end()) return std::nullopt;
+  const auto it = slot->second->keys.find(kid);
+  if (it == slot->second->keys.end()) return std::nullopt;
+  return it->second;
+}
+
 Result<std::map<std::string, RsaKey>> KeysetCache::download(const std::string& url) {
   Result<HttpAnswer> answer = http_.send({"GET", url, {{"Accept", "application/json"}}, ""});
   if (!answer) {

@@ -45,6 +45,14 @@ class KeysetCache final : public KeySource {
   Result<RsaKey> key(const Platform& platform, const std::string& kid,
                      Clock::time_point now) override;
 
+  // Whether key() would answer `kid` without fetching: the keyset is fresh and holds it.
+  bool answers_at_once(const Platform& platform, const std::string& kid,
+                       Clock::time_point now) const;
+  // The key `kid` as the cache holds it, however old, never fetching; nullopt when it holds
+  // none. (A launch judged answers_at_once uses this, so that it cannot start a fetch if the
+  // keyset turns stale in between.)
+  std::optional<RsaKey> held(const Platform& platform, const std::string& kid) const;
+
   // How many times keysets were fetched (tests of rotation, rate limiting and coalescing).
   std::size_t fetches() const;
 

@@ -67,10 +67,13 @@ class LtiService {
 
   // The answer when `request` is for an LTI route, else nullopt.
   std::optional<Response> route(const Request& request);
-  // Whether route(request) may wait on a platform: a launch may fetch its keyset, which a
-  // slow or hanging platform (or a made-up kid, which anyone can send) makes take up to
-  // limits::kLtiFetchTimeout. The router then answers it off the io threads (Routed::rest).
+  // route() never waits on a platform: a launch whose key is not already held fresh (a
+  // rotation, the hourly refetch, a made-up kid, which anyone can send) would have to fetch
+  // the keyset, which a slow or hanging platform makes take up to limits::kLtiFetchTimeout.
+  // For such a launch waits_on_platform() is true, and the router answers it with
+  // launch_fetching() off the io threads (Routed::rest) instead.
   bool waits_on_platform(const Request& request) const;
+  Response launch_fetching(const Request& request);
 
   // The student tokens of launches, for authenticate() (auth.h): a grant names the student
   // (ISSUER#sub), the problem and the launch (token_hash of the token). Deep-linking tokens
@@ -113,7 +116,8 @@ class LtiService {
              const LtiOptions& options, std::function<void(const std::string&)> log);
 
   Response login(const Request& request);
-  Response launch(const Request& request);
+  // The launch, its key looked up in `keys`.
+  Response launch(const Request& request, lti::KeySource& keys);
   Response deep_link(const Request& request);
   Response jwks(const Request& request) const;
   Response refused(const Request& request, const Error& error, std::string_view route);
@@ -133,6 +137,17 @@ class LtiService {
   std::function<void(const std::string&)> log_;
   lti::BeastHttpClient http_;
   lti::KeysetCache keys_;
+  // The keys keys_ holds, never fetching: what route() verifies launches with.
+  class HeldKeys final : public lti::KeySource {
+   public:
+    explicit HeldKeys(const lti::KeysetCache& cache) : cache_(cache) {}
+    Result<lti::RsaKey> key(const lti::Platform& platform, const std::string& kid,
+                            Clock::time_point now) override;
+
+   private:
+    const lti::KeysetCache& cache_;
+  };
+  HeldKeys held_keys_{keys_};
   lti::LoginStates states_;
   std::unique_ptr<lti::OnceSet> once_;
   std::unique_ptr<lti::LaunchTokens> tokens_;
