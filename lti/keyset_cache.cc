@@ -10,13 +10,26 @@ std::size_t KeysetCache::fetches() const {
   return fetches_;
 }
 
-Result<bool> KeysetCache::fetch(const std::string& url, Keyset& keyset, Clock::time_point now) {
-  {
-    const std::lock_guard lock(mutex_);
-    ++fetches_;
-  }
-  keyset.attempted_at = now;
-  keyset.attempted = true;
+bool KeysetCache::answers_at_once(const Platform& platform, const std::string& kid,
+                                  Clock::time_point now) const {
+  const std::lock_guard lock(mutex_);
+  const auto slot = keysets_.find(platform.keyset_url);
+  if (slot == keysets_.end()) return false;
+  const Keyset& keyset = *slot->second;
+  return keyset.fetched && now - keyset.fetched_at < limits::kLtiKeysetTtl &&
+         keyset.keys.contains(kid);
+}
+
+std::optional<RsaKey> KeysetCache::held(const Platform& platform, const std::string& kid) const {
+  const std::lock_guard lock(mutex_);
+  const auto slot = keysets_.find(platform.keyset_url);
+  if (slot == keysets_.end()) return std::nullopt;
+  const auto it = slot->second->keys.find(kid);
+  if (it == slot->second->keys.end()) return std::nullopt;
+  return it->second;
+}
+
+Result<std::map<std::string, RsaKey>> KeysetCache::download(const std::string& url) {
   Result<HttpAnswer> answer = http_.send({"GET", url, {{"Accept", "application/json"}}, ""});
   if (!answer) {
     return check_failure(check::kKeyset,
@@ -42,38 +55,66 @@ Result<bool> KeysetCache::fetch(const std::string& url, Keyset& keyset, Clock::t
     Result<RsaKey> key = rsa_public_key_from_jwk(jwk);
     if (key) parsed.emplace(kid->get<std::string>(), *key);
   }
-  keyset.keys = std::move(parsed);
-  keyset.fetched_at = now;
-  keyset.fetched = true;
-  return true;
+  return parsed;
+}
+
+std::optional<Result<bool>> KeysetCache::fetched(std::unique_lock<std::mutex>& lock,
+                                                 const std::string& url, Keyset& keyset,
+                                                 bool may_start, Clock::time_point now) {
+  if (keyset.in_flight.valid()) {
+    // Someone else's fetch: share its outcome rather than asking the platform again.
+    const std::shared_future<Result<bool>> under_way = keyset.in_flight;
+    lock.unlock();
+    under_way.wait();
+    lock.lock();
+    return under_way.get();
+  }
+  if (!may_start) return std::nullopt;
+  ++fetches_;
+  keyset.attempted_at = now;
+  keyset.attempted = true;
+  std::promise<Result<bool>> outcome;
+  keyset.in_flight = outcome.get_future().share();
+  lock.unlock();
+  Result<std::map<std::string, RsaKey>> keys = download(url);
+  lock.lock();
+  Result<bool> result = true;
+  if (keys) {
+    keyset.keys = std::move(keys).value();
+    keyset.fetched_at = now;
+    keyset.fetched = true;
+  } else {
+    result = keys.error();
+  }
+  keyset.in_flight = {};
+  outcome.set_value(result);
+  return result;
 }
 
 Result<RsaKey> KeysetCache::key(const Platform& platform, const std::string& kid,
                                 Clock::time_point now) {
-  Keyset* keyset = nullptr;
-  {
-    const std::lock_guard lock(mutex_);
-    auto& slot = keysets_[platform.keyset_url];
-    if (!slot) slot = std::make_unique<Keyset>();
-    keyset = slot.get();
+  std::unique_lock lock(mutex_);
+  auto& slot = keysets_[platform.keyset_url];
+  if (!slot) slot = std::make_unique<Keyset>();
+  Keyset& keyset = *slot;  // stays put: keysets are never removed
+  bool may_fetch = !keyset.attempted || now - keyset.attempted_at >= refetch_interval_;
+  const bool stale = !keyset.fetched || now - keyset.fetched_at >= limits::kLtiKeysetTtl;
+  if (stale) {
+    if (std::optional<Result<bool>> done =
+            fetched(lock, platform.keyset_url, keyset, may_fetch, now)) {
+      may_fetch = false;
+      // A keyset that cannot be fetched again keeps serving the keys it had.
+      if (!*done && keyset.keys.empty()) return done->error();
+    }
   }
-  const std::lock_guard lock(keyset->mutex);
-  bool may_fetch = !keyset->attempted || now - keyset->attempted_at >= refetch_interval_;
-  const bool stale = !keyset->fetched || now - keyset->fetched_at >= limits::kLtiKeysetTtl;
-  if (stale && may_fetch) {
-    may_fetch = false;
-    Result<bool> fetched = fetch(platform.keyset_url, *keyset, now);
-    // A keyset that cannot be fetched again keeps serving the keys it had.
-    if (!fetched && keyset->keys.empty()) return fetched.error();
-  }
-  if (const auto it = keyset->keys.find(kid); it != keyset->keys.end()) return it->second;
+  if (const auto it = keyset.keys.find(kid); it != keyset.keys.end()) return it->second;
   // Unknown kid: the platform may have rotated its keys since the last fetch.
-  if (may_fetch) {
-    Result<bool> fetched = fetch(platform.keyset_url, *keyset, now);
-    if (!fetched) return fetched.error();
-    if (const auto it = keyset->keys.find(kid); it != keyset->keys.end()) return it->second;
+  if (std::optional<Result<bool>> done =
+          fetched(lock, platform.keyset_url, keyset, may_fetch, now)) {
+    if (!*done) return done->error();
+    if (const auto it = keyset.keys.find(kid); it != keyset.keys.end()) return it->second;
   }
-  if (!keyset->fetched) {
+  if (!keyset.fetched) {
     return check_failure(check::kKeyset,
                          "the platform's keyset could not be fetched (tried less than " +
                              std::to_string(refetch_interval_.count()) + " ms ago)");

@@ -5,6 +5,7 @@
 #include "crypto.h"
 #include "headgrader/limits.h"
 #include "jws.h"
+#include "launch_identity.h"
 #include "lti_check.h"
 
 namespace headgrader::lti {
@@ -152,7 +153,7 @@ Result<VerifiedLaunch> verify_launch(const LaunchContext& context, std::string_v
   binding.client_id = platform->client_id;
   binding.deployment_id = deployment;
   binding.subject = subject;
-  binding.student = issuer + "#" + subject;
+  binding.student = launch_identity(issuer, subject);
   binding.name = string_at(payload, "name");
   if (binding.name.empty()) {
     binding.name = string_at(payload, "given_name");

@@ -53,6 +53,12 @@ Routed Router::answer_grade(const std::shared_ptr<const CatalogSnapshot>& snapsh
   }
   Result<Submission> submission = parse_submission(problem, request.body());
   if (!submission) return {error_answer(request, submission.error()), problem.id, std::nullopt};
+  // A launch's identity (ISSUER#sub) is the launch's alone to grant (API.md §11): a body
+  // naming one would be recorded as that student and spend their attempts.
+  if (who.kind != Principal::Kind::kStudent && submission->student &&
+      names_launched_student(service_.lti, *submission->student)) {
+    return {error_answer(request, launched_identity_refusal()), problem.id, std::nullopt};
+  }
 
   auto job = std::make_shared<GradeJob>();
   job->snapshot = snapshot;

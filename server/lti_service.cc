@@ -9,6 +9,8 @@
 #include "crypto.h"
 #include "deep_linking.h"
 #include "headgrader/limits.h"
+#include "jws.h"
+#include "launch_identity.h"
 #include "launch_verifier.h"
 #include "lti_check.h"
 #include "lti_pages.h"
@@ -95,6 +97,23 @@ lti::Score score_of(const lti::LaunchBinding& binding, double score, Clock::time
 
 }  // namespace
 
+bool names_launched_student(const LtiService* lti, std::string_view student) {
+  std::vector<std::string> issuers;
+  if (lti != nullptr) {
+    for (const lti::Platform& platform : lti->config().platforms)
+      issuers.push_back(platform.issuer);
+  }
+  return lti::is_launch_identity(student, issuers);
+}
+
+Error launched_identity_refusal() {
+  return {ErrorCode::kForbidden,
+          "student has the form ISSUER#sub (a URL, '#', an id) that names a student launched "
+          "from the LMS, and only the launch itself may name that student; send another name, "
+          "or open the problem from the LMS",
+          "student"};
+}
+
 void stderr_line(const std::string& line) {
   const std::string text = line + "\n";
   std::size_t written = 0;
@@ -149,10 +168,43 @@ std::optional<Response> LtiService::route(const Request& request) {
   if (path == kLoginPath) {
     return get || post ? login(request) : method_not_allowed(request, "GET, POST");
   }
-  if (path == kLaunchPath) return post ? launch(request) : method_not_allowed(request, "POST");
+  if (path == kLaunchPath) {
+    return post ? launch(request, held_keys_) : method_not_allowed(request, "POST");
+  }
   if (path == kDeepLinkPath) return post ? deep_link(request) : method_not_allowed(request, "POST");
   return std::nullopt;
 }
+
+bool LtiService::waits_on_platform(const Request& request) const {
+  if (path_of(request.target()) != kLaunchPath || request.method() != http::verb::post) {
+    return false;
+  }
+  const std::optional<lti::FormFields> fields =
+      is_form(request) ? lti::parse_form(request.body()) : std::nullopt;
+  const auto id_token = fields ? fields->find("id_token") : lti::FormFields::const_iterator();
+  if (!fields || id_token == fields->end()) return false;
+  // A token refused before any key is looked at (its form, alg, kid; an unknown issuer)
+  // needs no fetch. Otherwise every platform of its issuer must hold its kid fresh.
+  Result<lti::Jws> jws = lti::parse_rs256_jws(id_token->second);
+  if (!jws) return false;
+  const auto issuer = jws->payload.find("iss");
+  if (issuer == jws->payload.end() || !issuer->is_string()) return false;
+  const Clock::time_point now = Clock::now();
+  for (const lti::Platform& platform : config_.platforms) {
+    if (platform.issuer == *issuer && !keys_.answers_at_once(platform, jws->kid, now)) return true;
+  }
+  return false;
+}
+
+Result<lti::RsaKey> LtiService::HeldKeys::key(const lti::Platform& platform, const std::string& kid,
+                                              Clock::time_point) {
+  if (std::optional<lti::RsaKey> key = cache_.held(platform, kid)) return *key;
+  // Only when the platform replaced its keyset between waits_on_platform() and here.
+  return lti::check_failure(lti::check::kKeyId,
+                            "the platform's keyset has no key \"" + lti::shown(kid) + "\"");
+}
+
+Response LtiService::launch_fetching(const Request& request) { return launch(request, keys_); }
 
 Response LtiService::jwks(const Request& request) const {
   Response response =
@@ -239,7 +291,7 @@ Response LtiService::login(const Request& request) {
   return response;
 }
 
-Response LtiService::launch(const Request& request) {
+Response LtiService::launch(const Request& request, lti::KeySource& keys) {
   const std::optional<lti::FormFields> fields =
       is_form(request) ? lti::parse_form(request.body()) : std::nullopt;
   if (!fields) {
@@ -258,7 +310,7 @@ Response LtiService::launch(const Request& request) {
       states_.check(state, cookie(request, lti::LoginStates::cookie_name(state)), *once_, now);
   if (!nonce) return refused(request, nonce.error(), "launch");
   const std::shared_ptr<const CatalogSnapshot> snapshot = problems_.current();
-  const lti::LaunchContext context{config_, keys_, *once_, [snapshot](std::string_view id) {
+  const lti::LaunchContext context{config_, keys, *once_, [snapshot](std::string_view id) {
                                      return snapshot->find(id) != nullptr;
                                    }};
   Result<lti::VerifiedLaunch> verified =

@@ -40,6 +40,15 @@ struct LtiOptions {
   std::chrono::milliseconds first_backoff = limits::kPassbackFirstBackoff;
 };
 
+class LtiService;
+
+// Whether a grading body's `student` has the shape of a launched student's identity
+// (lti/launch_identity.h), with the issuers of `lti` (may be null: without --lti): only a
+// launch may name such a student, so a body that does is refused (launched_identity_refusal).
+bool names_launched_student(const LtiService* lti, std::string_view student);
+// The 403 for such a body, naming the field `student`.
+Error launched_identity_refusal();
+
 // Writes `line` and a newline to stderr in one write(2), so that lines from several threads
 // (and the access log's) do not interleave.
 void stderr_line(const std::string& line);
@@ -58,6 +67,13 @@ class LtiService {
 
   // The answer when `request` is for an LTI route, else nullopt.
   std::optional<Response> route(const Request& request);
+  // route() never waits on a platform: a launch whose key is not already held fresh (a
+  // rotation, the hourly refetch, a made-up kid, which anyone can send) would have to fetch
+  // the keyset, which a slow or hanging platform makes take up to limits::kLtiFetchTimeout.
+  // For such a launch waits_on_platform() is true, and the router answers it with
+  // launch_fetching() off the io threads (Routed::rest) instead.
+  bool waits_on_platform(const Request& request) const;
+  Response launch_fetching(const Request& request);
 
   // The student tokens of launches, for authenticate() (auth.h): a grant names the student
   // (ISSUER#sub), the problem and the launch (token_hash of the token). Deep-linking tokens
@@ -93,13 +109,15 @@ class LtiService {
   Result<bool> passback_retry(const std::string& id);
 
   lti::ScoreOutbox& outbox() { return *outbox_; }
+  const lti::LtiConfig& config() const { return config_; }
 
  private:
   LtiService(lti::LtiConfig config, ProblemCatalog& problems, store::SubmissionStore* store,
              const LtiOptions& options, std::function<void(const std::string&)> log);
 
   Response login(const Request& request);
-  Response launch(const Request& request);
+  // The launch, its key looked up in `keys`.
+  Response launch(const Request& request, lti::KeySource& keys);
   Response deep_link(const Request& request);
   Response jwks(const Request& request) const;
   Response refused(const Request& request, const Error& error, std::string_view route);
@@ -119,6 +137,17 @@ class LtiService {
   std::function<void(const std::string&)> log_;
   lti::BeastHttpClient http_;
   lti::KeysetCache keys_;
+  // The keys keys_ holds, never fetching: what route() verifies launches with.
+  class HeldKeys final : public lti::KeySource {
+   public:
+    explicit HeldKeys(const lti::KeysetCache& cache) : cache_(cache) {}
+    Result<lti::RsaKey> key(const lti::Platform& platform, const std::string& kid,
+                            Clock::time_point now) override;
+
+   private:
+    const lti::KeysetCache& cache_;
+  };
+  HeldKeys held_keys_{keys_};
   lti::LoginStates states_;
   std::unique_ptr<lti::OnceSet> once_;
   std::unique_ptr<lti::LaunchTokens> tokens_;

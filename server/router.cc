@@ -148,6 +148,13 @@ Routed Router::route_deferring(const Request& request) const {
 // paths name nothing that exists.
 Routed Router::route_unguarded(const Request& request) const {
   if (service_.lti != nullptr) {
+    // No io thread ever waits on a platform: a launch that must fetch a keyset runs on the
+    // long-work threads.
+    if (service_.lti->waits_on_platform(request)) {
+      return later([lti = service_.lti](const Request& same) -> Routed {
+        return {lti->launch_fetching(same), "", std::nullopt};
+      });
+    }
     if (std::optional<Response> answer = service_.lti->route(request)) {
       return {std::move(*answer), "", std::nullopt};
     }

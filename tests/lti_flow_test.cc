@@ -105,6 +105,17 @@ TEST(Passback, BackOffDoublesUpToItsCap) {
   EXPECT_EQ(backoff_after(500, policy).count(), 10'000);
 }
 
+TEST(Passback, ScoresShareALaneExactlyWhenTheirLineItemsShareAHost) {
+  EXPECT_EQ(passback_lane("https://lms.example.edu/lineitems/7/lineitem?type_id=3"),
+            "https://lms.example.edu:443");
+  EXPECT_EQ(passback_lane("https://lms.example.edu:443/other"),
+            passback_lane("https://lms.example.edu/lineitems/8"));
+  EXPECT_NE(passback_lane("http://lms.example.edu/x"), passback_lane("https://lms.example.edu/x"));
+  EXPECT_NE(passback_lane("https://lms.example.edu:8443/x"),
+            passback_lane("https://lms.example.edu/x"));
+  EXPECT_NE(passback_lane("https://silent.example/x"), passback_lane("https://lms.example.edu/x"));
+}
+
 TEST(Passback, AClaimedScoreIsNotClaimedAgainUntilItsLeaseEnds) {
   MemoryScoreOutbox outbox;
   OutboxEntry entry;

@@ -5,8 +5,11 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <condition_variable>
 #include <filesystem>
+#include <future>
 #include <map>
+#include <mutex>
 #include <string>
 
 #include "base64url.h"
@@ -347,6 +350,68 @@ TEST_F(Verifier, ARotatedKeyIsFetchedOnceAndForgedKidsDoNotRefetchEachTime) {
 TEST_F(Verifier, AnUnreachableKeysetIsReportedAsSuch) {
   config_.platforms[0].keyset_url = "https://lms.example.edu/missing";
   EXPECT_EQ(failed_check(sign(genuine_claims())), check::kKeyset);
+}
+
+// A keyset server that answers only once opened: a platform whose keyset is slow.
+class GatedKeysetServer final : public HttpClient {
+ public:
+  Result<HttpAnswer> send(const HttpRequest&) override {
+    std::unique_lock lock(mutex);
+    ++requests;
+    changed.notify_all();
+    changed.wait(lock, [this] { return open; });
+    return HttpAnswer{200, jwks.dump(), "application/json", ""};
+  }
+  void set_open(bool value) {
+    const std::lock_guard lock(mutex);
+    open = value;
+    changed.notify_all();
+  }
+  void wait_for_requests(int count) {
+    std::unique_lock lock(mutex);
+    changed.wait(lock, [&] { return requests >= count; });
+  }
+  std::mutex mutex;
+  std::condition_variable changed;
+  bool open = true;
+  int requests = 0;
+  Json jwks = Json{{"keys", Json::array({public_jwk(platform_key(), "k1")})}};
+};
+
+TEST(KeysetCache, AKnownKeyAnswersWhileAFetchIsUnderWayAndLookupsShareThatFetch) {
+  GatedKeysetServer server;
+  KeysetCache cache(server, std::chrono::milliseconds(10'000));
+  const Platform platform{kIssuer,
+                          kClientId,
+                          {"dep-1"},
+                          "https://lms.example.edu/auth",
+                          "https://lms.example.edu/token",
+                          "",
+                          kKeysetUrl};
+  ASSERT_TRUE(cache.key(platform, "k1", at(kNow)).ok());
+  // The platform rotates to k2 and becomes slow: a token with k2 starts a fetch that waits.
+  server.set_open(false);
+  {
+    const std::lock_guard lock(server.mutex);
+    server.jwks["keys"].push_back(public_jwk(other_key(), "k2"));
+  }
+  auto first =
+      std::async(std::launch::async, [&] { return cache.key(platform, "k2", at(kNow + 11)); });
+  server.wait_for_requests(2);
+  // A second lookup of k2 meanwhile waits for the same fetch rather than being refused or
+  // asking again; a lookup of the known k1 answers without waiting for it at all.
+  auto second =
+      std::async(std::launch::async, [&] { return cache.key(platform, "k2", at(kNow + 11)); });
+  auto known =
+      std::async(std::launch::async, [&] { return cache.key(platform, "k1", at(kNow + 11)); });
+  const bool answered = known.wait_for(std::chrono::seconds(5)) == std::future_status::ready;
+  server.set_open(true);  // in every case, so that no thread is left waiting
+  EXPECT_TRUE(answered) << "a lookup of a known key waited for another lookup's fetch";
+  EXPECT_TRUE(known.get().ok());
+  EXPECT_TRUE(first.get().ok());
+  EXPECT_TRUE(second.get().ok());
+  EXPECT_EQ(server.requests, 2);
+  EXPECT_EQ(cache.fetches(), 2u);
 }
 
 // --- Keys and base64url -----------------------------------------------------------------------

@@ -276,6 +276,17 @@ inline constexpr std::chrono::milliseconds kPassbackMaxBackoff{15 * 60 * 1000};
 // the token request and the score post of each can take.
 inline constexpr std::size_t kPassbackClaimBatch = 16;
 inline constexpr std::chrono::seconds kPassbackLease{5 * 60};
+// The longest one score's send can take: a token request and the post, then after a 401 a
+// new token and the post again, each within kLtiFetchTimeout. A claimed score is sent only
+// while at least this much of its lease is left (else it is left for the next claim).
+inline constexpr std::chrono::seconds kPassbackWorstSend{4 * kLtiFetchTimeout};
+static_assert(kPassbackLease > 2 * kPassbackWorstSend);
+// Scores are sent by host lanes (lti/passback_worker.h): one score at a time per line-item
+// host, on at most this many threads, so that a host that never answers holds back only its
+// own scores (and one thread) while the others' go out.
+inline constexpr std::size_t kPassbackSenders = 4;
+// Claimed scores waiting in the lanes, all hosts together; the worker claims no more past it.
+inline constexpr std::size_t kPassbackMaxQueued = 256;
 // GET /v1/passback lists at most this many items, newest first.
 inline constexpr std::size_t kMaxPassbackListed = 1000;
 

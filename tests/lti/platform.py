@@ -5,7 +5,8 @@ client-credentials with an RS256 client assertion, RFC 7523) and Deep Linking 2.
 PyJWT with python3-cryptography (Debian's), independent of the tool's OpenSSL code.
 
 Endpoints (all on 127.0.0.1):
-  GET  /jwks                    the platform's keyset (rotate() adds a key and signs with it)
+  GET  /jwks                    the platform's keyset (rotate() adds a key and signs with it);
+                                slow (jwks_delay) or never answering (jwks_hang) on demand
   GET  /auth                    OIDC authorization: checks every parameter the tool sent and
                                 answers an auto-post form with id_token and state
   POST /token                   client credentials: verifies the tool's assertion against the
@@ -20,6 +21,7 @@ import hmac
 import html.parser
 import json
 import secrets
+import socket
 import threading
 import time
 import urllib.parse
@@ -89,6 +91,33 @@ def self_signed_certificate(directory, name):
     return cert_path, key_path
 
 
+class SilentHost:
+    """A host that accepts connections and never answers (a line item's host gone wrong)."""
+
+    def __init__(self):
+        self.socket = socket.socket()
+        self.socket.bind(("127.0.0.1", 0))
+        self.socket.listen(64)
+        self.url = "http://127.0.0.1:%d" % self.socket.getsockname()[1]
+        self.held = []
+        self.accepted = 0
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while True:
+            try:
+                connection, _ = self.socket.accept()
+            except OSError:
+                return
+            self.held.append(connection)
+            self.accepted += 1
+
+    def close(self):
+        self.socket.close()
+        for connection in self.held:
+            connection.close()
+
+
 class Platform:
     def __init__(self, client_id="tool-client", deployment="dep-1", tls=None):
         """tls: (certificate path, key path) to serve HTTPS on https://localhost:PORT."""
@@ -105,6 +134,9 @@ class Platform:
         self.tokens = set()
         self.token_requests = 0
         self.jwks_fetches = 0
+        self.jwks_delay = 0  # seconds /jwks waits before answering (a slow platform)
+        self.jwks_hang = False  # /jwks never answers (until close())
+        self.closing = threading.Event()
         self.used_jtis = set()
         self.deep_link_responses = []
         self.launch_claims = {}  # login_hint -> claims to send (set by the test)
@@ -122,6 +154,7 @@ class Platform:
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
     def close(self):
+        self.closing.set()
         self.server.shutdown()
         self.server.server_close()
 
@@ -304,6 +337,11 @@ class Platform:
                 if path == "/jwks":
                     with platform.lock:
                         platform.jwks_fetches += 1
+                    if platform.jwks_hang:
+                        platform.closing.wait()
+                        return
+                    if platform.jwks_delay:
+                        time.sleep(platform.jwks_delay)
                     return self.answer(200, "application/json", json.dumps(platform.jwks()))
                 if path == "/auth":
                     return platform._auth(self, query)

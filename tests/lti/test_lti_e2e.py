@@ -128,6 +128,8 @@ class Tool:
 
 
 class LtiEndToEnd(unittest.TestCase):
+    hints = 0  # login hints handed out, across the classes that borrow login()
+
     @classmethod
     def setUpClass(cls):
         cls.workdir = tempfile.mkdtemp(prefix="hg-lti-")
@@ -374,6 +376,28 @@ class LtiEndToEnd(unittest.TestCase):
         self.assertEqual(header(headers, "WWW-Authenticate"), ["Bearer"])
 
 
+    def test_an_anonymous_body_cannot_name_a_launched_student(self):
+        # Open grading (no --keys): anyone may grade, but a launched student's identity
+        # (ISSUER#sub) is the launch's to grant, never a body's.
+        token, _ = self.launch(sub="victim-student")
+        self.assertEqual(self.grade(token)[0], 200)
+        victim = self.platform.issuer + "#victim-student"
+        for student in (victim, victim.upper().replace("#VICTIM-STUDENT", "#victim-student"),
+                        "https://lms.example.edu#42", "http://elsewhere#x"):
+            body = json.dumps(dict(json.loads(SOLUTION), student=student))
+            status, _, answer = request(self.tool.base + "/v1/problems/%s/grade" % PROBLEM,
+                                        "POST", body, {"Content-Type": "application/json"})
+            self.assertEqual(status, 403, (student, answer))
+            error = json.loads(answer)["error"]
+            self.assertEqual((error["code"], error["field"]), ("forbidden", "student"), answer)
+            self.assertIn("launch", error["message"])
+        # Any other name is the caller's to choose, as before.
+        body = json.dumps(dict(json.loads(SOLUTION), student="ada#1 from http://x"))
+        status, _, answer = request(self.tool.base + "/v1/problems/%s/grade" % PROBLEM, "POST",
+                                    body, {"Content-Type": "application/json"})
+        self.assertEqual(status, 200, answer)
+
+
 class LtiOverHttps(unittest.TestCase):
     """Platform URLs over HTTPS: the tool verifies the certificate and the host name."""
 
@@ -422,6 +446,10 @@ class LtiWithTheRecord(unittest.TestCase):
                               "staff"], capture_output=True, text=True)
         assert out.returncode == 0, out.stderr
         cls.staff = out.stdout.strip()
+        out = subprocess.run([CLI, "keys", "add", "--keys", cls.keys, "--name", "lms", "--role",
+                              "lms"], capture_output=True, text=True)
+        assert out.returncode == 0, out.stderr
+        cls.lms = out.stdout.strip()
         cls.platform = fake.Platform()
         # The bundled problems and one whose gradebook keeps the latest score.
         cls.problems = os.path.join(cls.workdir, "problems")
@@ -558,6 +586,26 @@ class LtiWithTheRecord(unittest.TestCase):
         time.sleep(0.5)
         self.assertEqual(len(self.scores_of("retried-student")), 1)
 
+    def test_no_key_can_grade_as_a_launched_student_nor_spend_their_attempts(self):
+        token, _ = self.case.launch(sub="keyed-victim")
+        self.assertEqual(self.case.grade(token)[0], 200)
+        victim = self.platform.issuer + "#keyed-victim"
+        query = "/v1/submissions?student=" + urllib.parse.quote(victim, safe="")
+        status, body = self.staff_get(query)
+        self.assertEqual(status, 200, body)
+        before = len(json.loads(body)["submissions"])
+        self.assertEqual(before, 1)
+        for key in (self.lms, self.staff):
+            body = json.dumps(dict(json.loads(SOLUTION), student=victim))
+            status, _, answer = request(self.tool.base + "/v1/problems/%s/grade" % PROBLEM, "POST",
+                                        body, {"Content-Type": "application/json",
+                                               "Authorization": "Bearer " + key})
+            self.assertEqual(status, 403, answer)
+            error = json.loads(answer)["error"]
+            self.assertEqual((error["code"], error["field"]), ("forbidden", "student"), answer)
+        status, body = self.staff_get(query)
+        self.assertEqual(len(json.loads(body)["submissions"]), before, body)
+
     def test_two_servers_on_one_store_share_tokens_and_single_use_values(self):
         launch_url = self.platform.tool_launch_url
         other = Tool(self.platform, tempfile.mkdtemp(prefix="hg-lti-other-", dir=self.workdir),
@@ -585,6 +633,123 @@ class LtiWithTheRecord(unittest.TestCase):
             self.assertEqual(len(self.scores_of("shared-student")), 1)
         finally:
             other.stop()
+
+
+class LtiBesideSlowPlatforms(unittest.TestCase):
+    """A platform whose keyset is slow or never answers, a line-item host that accepts and never
+    answers: the rest of the service goes on. Each is timed against a baseline of the same run."""
+
+    AGS = "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"
+
+    def setUp(self):
+        self.workdir = tempfile.mkdtemp(prefix="hg-lti-slow-")
+        keys = os.path.join(self.workdir, "keys")
+        out = subprocess.run([CLI, "keys", "add", "--keys", keys, "--name", "lms", "--role",
+                              "lms"], capture_output=True, text=True)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.lms = out.stdout.strip()
+        self.platform = fake.Platform()
+        self.tool = Tool(self.platform, self.workdir, extra=["--keys", keys])
+        self.case = LtiEndToEnd(methodName="test_the_tools_jwks")
+        self.case.platform, self.case.tool = self.platform, self.tool
+
+    def tearDown(self):
+        self.tool.kill()  # a send to a silent host may still be waiting for its answer
+        self.platform.close()
+
+    def slowest_other_request(self):
+        """The slowest of /healthz and an lms key's grading, three of each."""
+        slowest = 0.0
+        for _ in range(3):
+            for path, method, body, headers in (
+                    ("/healthz", "GET", None, {}),
+                    ("/v1/problems/%s/grade" % PROBLEM, "POST",
+                     json.dumps(dict(json.loads(SOLUTION), student="lms-student")),
+                     {"Content-Type": "application/json", "Authorization": "Bearer " + self.lms})):
+                start = time.monotonic()
+                status, _, answer = request(self.tool.base + path, method, body, headers)
+                slowest = max(slowest, time.monotonic() - start)
+                self.assertEqual(status, 200, answer)
+        return slowest
+
+    def forged_launches(self, count):
+        """`count` launches, each after its own login, with a kid the platform never had:
+        anyone can send these. Returns the threads and their answers."""
+        answers = []
+        posts = []
+        for _ in range(count):
+            fields, cookie = self.case.login(
+                token=lambda p, n: p.sign(p.claims(n), kid="made-up-kid"))
+            posts.append((fields, cookie))
+        threads = [threading.Thread(
+            target=lambda f=f, c=c: answers.append(self.case.post_launch(f, c)), daemon=True)
+            for f, c in posts]
+        for thread in threads:
+            thread.start()
+        time.sleep(0.5)  # both are waiting for the keyset
+        return threads, answers
+
+    def test_a_slow_or_hanging_keyset_holds_up_nothing_else(self):
+        self.case.launch(sub="before-the-slow-keyset")  # the keyset is known
+        baseline = self.slowest_other_request()
+        bound = max(1.0, 10 * baseline)
+        # A keyset that answers in 3 s: two launches with a made-up kid ask for it again.
+        self.platform.jwks_delay = 3
+        fetches = self.platform.jwks_fetches
+        threads, answers = self.forged_launches(2)
+        meanwhile = self.slowest_other_request()
+        self.assertLess(meanwhile, bound, "baseline %.3f s" % baseline)
+        for thread in threads:
+            thread.join(20)
+        self.assertEqual([status for status, _, _ in answers], [401, 401], answers)
+        for _, _, page in answers:
+            self.assertIn('<code id="lti-check">kid</code>', page)
+        # The two waited for one fetch, not one each.
+        self.assertEqual(self.platform.jwks_fetches, fetches + 1)
+        # A keyset that never answers: refused once the fetch's deadline has passed.
+        self.platform.jwks_delay = 0
+        self.platform.jwks_hang = True
+        threads, answers = self.forged_launches(2)
+        meanwhile = self.slowest_other_request()
+        self.assertLess(meanwhile, bound, "baseline %.3f s" % baseline)
+        for thread in threads:
+            thread.join(30)
+        self.assertEqual([status for status, _, _ in answers], [401, 401], answers)
+        for _, _, page in answers:
+            self.assertIn('<code id="lti-check">keyset</code>', page)
+
+    def test_a_classroom_behind_one_address_launches_at_once(self):
+        # Launches whose key is held need no fetch: they are not queued with the long work,
+        # whose per-address bound would refuse a class behind one NAT address.
+        self.case.launch(sub="first-of-the-class")
+        posts = [self.case.login(sub="classmate-%d" % i) for i in range(8)]
+        answers = []
+        threads = [threading.Thread(target=lambda f=f, c=c: answers.append(
+            self.case.post_launch(f, c))) for f, c in posts]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(30)
+        self.assertEqual([status for status, _, _ in answers], [200] * 8, answers)
+
+    def test_a_silent_line_item_host_holds_back_only_its_own_scores(self):
+        silent = fake.SilentHost()
+        try:
+            token, _ = self.case.launch(sub="silent-host-student", **{self.AGS: {
+                "scope": [fake.SCORE_SCOPE], "lineitem": silent.url + "/lineitems/9/lineitem"}})
+            for _ in range(4):
+                self.assertEqual(self.case.grade(token)[0], 200)
+            self.assertTrue(self.case.wait_for(lambda: silent.accepted >= 1))
+            token, _ = self.case.launch(sub="healthy-host-student")
+            start = time.monotonic()
+            self.assertEqual(self.case.grade(token)[0], 200)
+            mine = lambda: [s for s in self.platform.scores
+                            if s[1]["userId"] == "healthy-host-student"]
+            self.assertTrue(self.case.wait_for(lambda: len(mine()) == 1, 60))
+            # Four scores for the silent host take 4 x 10 s one after the other.
+            self.assertLess(time.monotonic() - start, 5.0)
+        finally:
+            silent.close()
 
 
 if __name__ == "__main__":
