@@ -429,14 +429,16 @@ Result<LtiService::LaunchOfGrading> LtiService::launch_of(const StudentGrant& st
   if (!binding.context_id.empty()) launch.context = binding.context_id;
   if (!binding.resource_link_id.empty()) launch.resource_link = binding.resource_link_id;
   if (binding.lineitem.empty()) return launch;
-  double sent = score;
-  if (kept == PassbackScore::kBest && store_ != nullptr) {
-    Result<std::optional<double>> best =
-        store_->best_score(binding.problem, binding.student, binding.resource_link_id);
-    if (!best) return best.error();
-    if (*best && **best > sent) sent = **best;
+  launch.passback = passback_request(binding, score_of(binding, score, when));
+  if (kept == PassbackScore::kBest) {
+    // The best and its timestamp are decided where the record commits, in commit order
+    // (PassbackRequest::best_payload): read here, before the commit, an overlapping grading
+    // that commits first would be missed, and the score sent last could be below the best.
+    launch.passback->best_payload = [binding](double best, store::TimeMs timestamp) {
+      const Clock::time_point at{std::chrono::milliseconds(timestamp)};
+      return passback_request(binding, score_of(binding, best, at)).payload;
+    };
   }
-  launch.passback = passback_request(binding, score_of(binding, sent, when));
   return launch;
 }
 

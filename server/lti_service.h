@@ -89,8 +89,8 @@ class LtiService {
     std::optional<store::PassbackRequest> passback;
   };
   // With `kept` = kBest the score sent is the best of this grading's and the student's earlier
-  // ones through the same link (the gradebook keeps the latest it is sent); an Error
-  // (store_unavailable) when those cannot be read.
+  // ones through the same link (the gradebook keeps the latest it is sent), decided where the
+  // record commits (PassbackRequest::best_payload); an Error when the launch cannot be read.
   Result<LaunchOfGrading> launch_of(const StudentGrant& student, double score, store::TimeMs time,
                                     PassbackScore kept);
   // A score was committed to the store's outbox: send it now rather than at the next poll.

@@ -181,7 +181,7 @@ Result<bool> StoreScoreOutbox::retry(const std::string& id, Clock::time_point no
 
 store::PassbackRequest passback_request(const lti::LaunchBinding& binding,
                                         const lti::Score& score) {
-  return {binding.issuer, binding.client_id, binding.lineitem, lti::score_body(score)};
+  return {binding.issuer, binding.client_id, binding.lineitem, lti::score_body(score), nullptr};
 }
 
 }  // namespace headgrader::server

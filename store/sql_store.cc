@@ -183,18 +183,6 @@ Result<WindowUse> SqlStore::gradings_since(const RateScope& scope, TimeMs since,
   return use;
 }
 
-Result<std::optional<double>> SqlStore::best_score(std::string_view problem,
-                                                   std::string_view student,
-                                                   std::string_view resource_link) {
-  auto found =
-      run("SELECT MAX(score) FROM submissions WHERE problem = $1 AND student = $2 AND "
-          "lms_resource_link = $3 AND regrade_of IS NULL",
-          {std::string(problem), std::string(student), std::string(resource_link)});
-  if (!found) return found.error();
-  if (found->empty() || !found->front()[0]) return std::optional<double>();
-  return std::optional<double>(rows::real(found->front()[0]));
-}
-
 // The latest record of each student: no later one of the same student on the problem. The
 // subqueries below name `t.student IS NOT NULL`, the student index's own condition (migration
 // 4), so that a plan which looks each student up in that index is one the planner can prove.

@@ -26,6 +26,37 @@ constexpr std::string_view kInsertPassback =
     "attempts, last_status, last_error, next_attempt_ms, created_ms) VALUES ($1, $2, $3, $4, $5, "
     "$6, 'pending', 0, NULL, '', $7, $7)";
 
+// "passback": "best" (PassbackRequest::best_payload): the next timestamp for a student and line
+// item, later than every one queued before it, and the best of the student's gradings.
+constexpr std::string_view kNextPassbackTimestamp =
+    "INSERT INTO passback_latest (lineitem, student, timestamp_ms) VALUES ($1, $2, $3) "
+    "ON CONFLICT (lineitem, student) DO UPDATE SET timestamp_ms = CASE WHEN "
+    "passback_latest.timestamp_ms < excluded.timestamp_ms THEN excluded.timestamp_ms ELSE "
+    "passback_latest.timestamp_ms + 1 END RETURNING timestamp_ms";
+constexpr std::string_view kBestScore =
+    "SELECT MAX(score) FROM submissions WHERE problem = $1 AND student = $2 AND "
+    "COALESCE(lms_resource_link, '') = $3 AND regrade_of IS NULL";
+
+// The body of a "best" passback, decided inside the record's transaction. The timestamp comes
+// first: its row stays locked until the transaction ends, so on PostgreSQL a second commit
+// for the same student and line item (another lane, another server) waits there until this
+// one is committed, and its best, read after, then counts this record. SQLite's BEGIN
+// IMMEDIATE makes a transaction the only writer anyway.
+Result<std::string> best_payload_on(SqlConnection& db, const SubmissionRecord& record,
+                                    const PassbackRequest& passback) {
+  const std::string student = record.student.value_or("");
+  auto stamped = db.query(kNextPassbackTimestamp, {passback.lineitem, student, record.time});
+  if (!stamped) return stamped.error();
+  if (stamped->empty() || !stamped->front()[0]) return store_error("no passback timestamp came");
+  const TimeMs timestamp = rows::integer(stamped->front()[0]);
+  auto best = db.query(kBestScore,
+                       {record.problem, student, record.lms_resource_link.value_or(std::string())});
+  if (!best) return best.error();
+  double score = record.score;
+  if (!best->empty() && best->front()[0]) score = std::max(score, rows::real(best->front()[0]));
+  return passback.best_payload(score, timestamp);
+}
+
 std::string failing_inputs_json(const std::vector<std::string>& inputs) {
   return nlohmann::json(inputs).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
@@ -301,9 +332,15 @@ Result<std::vector<Result<CommitOutcome>>> SqlStore::write_batch_once(
       continue;
     }
     if (const auto& passback = batch[i].passback) {
-      auto queued = db.query(kInsertPassback, {new_submission_id(record.time), record.id,
-                                               passback->issuer, passback->client_id,
-                                               passback->lineitem, passback->payload, record.time});
+      std::string payload = passback->payload;
+      if (passback->best_payload) {
+        auto decided = best_payload_on(db, record, *passback);
+        if (!decided) return fail(decided.error());
+        payload = std::move(*decided);
+      }
+      auto queued = db.query(kInsertPassback,
+                             {new_submission_id(record.time), record.id, passback->issuer,
+                              passback->client_id, passback->lineitem, payload, record.time});
       if (!queued) return fail(queued.error());
     }
     outcomes[i].inserted = true;

@@ -61,6 +61,15 @@ struct PassbackRequest {
   std::string client_id;
   std::string lineitem;  // the AGS line item URL
   std::string payload;
+  // For "passback": "best", set instead of trusting `payload`: the score and its timestamp are
+  // decided in the record's commit, in commit order, and best_payload(score, timestamp) gives
+  // the body then. The score is the best of the student's own committed gradings of the
+  // problem through the record's LMS link, this one included; the timestamp is the record's
+  // time, or 1 ms after the last one queued for this line item for this student if that is not
+  // earlier. A platform keeps the score with the latest timestamp (AGS), so overlapping
+  // gradings can never leave it below the best (a score read before an earlier grading
+  // committed, sent with a later time, could).
+  std::function<std::string(double score, TimeMs timestamp)> best_payload = nullptr;
 };
 
 enum class PassbackStatus { kPending, kSent, kFailed };
@@ -189,11 +198,6 @@ class SubmissionStore {
   virtual Result<WindowUse> gradings_since(const RateScope& scope, TimeMs since,
                                            std::int64_t cap) = 0;
   virtual Result<StatsInputs> stats_inputs(std::string_view problem) = 0;
-  // The best score of `student`'s own gradings of `problem` (regradings aside) through the LMS
-  // link `resource_link`; nullopt when there is none. For "passback": "best" (§11).
-  virtual Result<std::optional<double>> best_score(std::string_view problem,
-                                                   std::string_view student,
-                                                   std::string_view resource_link) = 0;
   // The latest record of every student on `problem`, ascending student.
   virtual Result<std::vector<SubmissionRecord>> latest_per_student(std::string_view problem) = 0;
 
