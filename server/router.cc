@@ -56,8 +56,11 @@ Routed answer_record_route(Route route, const std::string& id, const CatalogSnap
   switch (route) {
     case Route::kSubmissions:
       return {list_submissions(store, query, false, version, keep_alive), "", std::nullopt};
-    case Route::kSubmissionsCsv:
-      return {list_submissions(store, query, true, version, keep_alive), "", std::nullopt};
+    case Route::kSubmissionsCsv: {
+      Routed routed;
+      routed.response = list_submissions(store, query, true, version, keep_alive, &routed.stream);
+      return routed;
+    }
     case Route::kSubmission:
       return {get_submission(store, id, version, keep_alive), "", std::nullopt};
     case Route::kStats:
@@ -131,7 +134,24 @@ Router::Router(const Service& service) : service_(service) {}
 
 Routed Router::route(const Request& request) const {
   Routed routed = route_deferring(request);
-  if (routed.rest) return routed.rest(request);
+  if (routed.rest) routed = routed.rest(request);
+  if (!routed.stream) return routed;
+  std::string body;
+  for (;;) {
+    Result<std::optional<std::string>> piece = routed.stream->next();
+    if (!piece) {
+      return {error_response(piece.error(), request.version(), request.keep_alive()), "",
+              std::nullopt};
+    }
+    if (!*piece) break;
+    body += **piece;
+  }
+  routed.stream = nullptr;
+  routed.response.body() = std::move(body);
+  routed.response.prepare_payload();
+  if (request.method() == http::verb::head) {
+    routed.response = headers_only(std::move(routed.response));
+  }
   return routed;
 }
 
@@ -255,7 +275,7 @@ Routed Router::route_unguarded(const Request& request) const {
     return later(
         [this, snapshot, entry, who, route = match.route, id = match.id](const Request& same) {
           Routed routed = answer_record_route(route, id, entry, who, same, service_.records);
-          if (same.method() == http::verb::head) {
+          if (same.method() == http::verb::head && !routed.stream) {
             routed.response = headers_only(std::move(routed.response));
           }
           return routed;

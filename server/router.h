@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "body_stream.h"
 #include "error_response.h"
 #include "headgrader/problem.h"
 #include "service.h"
@@ -36,6 +37,10 @@ struct Routed {
   std::function<Routed(const Request&)> rest = nullptr;
   // With `rest`: the numbers its answer may hold (answer_cost), 0 when not estimated.
   std::uint64_t rest_answer_numbers = 0;
+  // Set for a body too large to hold at once (the CSV export of every record): `response` is
+  // then its head alone, without Content-Length, and the body comes piece by piece from here
+  // (for HEAD too: the session sends the head alone).
+  std::shared_ptr<BodyStream> stream = nullptr;
 };
 
 // The answer to HEAD: the same headers, Content-Length that of the body a GET would get,
@@ -58,7 +63,8 @@ class Router {
   // `service` and what it points to must outlive the router.
   explicit Router(const Service& service);
 
-  // The answer, computed on the calling thread whatever it costs.
+  // The answer, computed on the calling thread whatever it costs; a streamed body is read
+  // whole into `response`.
   Routed route(const Request& request) const;
   // The same, except that work that may be long comes back with Routed::rest set once the
   // request has been checked (its credentials; for a grading its body, Idempotency-Key and

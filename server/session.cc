@@ -276,6 +276,7 @@ void Session::write_answer(Routed routed) {
                         });
         });
   }
+  if (routed.stream) return write_stream(std::move(routed));
   if (shutting_down_) routed.response.keep_alive(false);
   do_write(std::move(routed.response), /*linger=*/false);
 }

@@ -118,6 +118,15 @@ class Session : public std::enable_shared_from_this<Session> {
   // Whether the client has closed its side or reset the connection (peeked, not read).
   bool client_gone() const;
   void write_answer(Routed routed);
+  // A streamed body (Routed::stream, body_stream.h; session_stream.cc): its head, then each
+  // piece read off the io threads once the previous one is written, chunked for HTTP/1.1;
+  // for HTTP/1.0 without framing, the connection's end ending it.
+  void write_stream(Routed routed);
+  void on_stream_head(beast::error_code ec, std::size_t bytes);
+  void read_next_piece();
+  void on_next_piece(Result<std::optional<std::string>> piece);
+  void on_piece_written(beast::error_code ec, std::size_t bytes);
+  void on_stream_end(beast::error_code ec, std::size_t bytes);
   void on_read_error(beast::error_code ec);
   void do_write(Response response, bool linger);
   void on_write(beast::error_code ec, std::size_t bytes);
@@ -155,6 +164,12 @@ class Session : public std::enable_shared_from_this<Session> {
   std::optional<http::response_serializer<http::string_body>> serializer_;  // of response_
   http::response<http::empty_body> continue_;  // "100 Continue", alive while written
   bool linger_after_write_ = false;
+  // A streamed body's: its source, the head being written and the piece being written.
+  std::shared_ptr<BodyStream> stream_;
+  std::optional<http::response<http::empty_body>> stream_head_;
+  std::optional<http::response_serializer<http::empty_body>> stream_head_serializer_;
+  std::string piece_;
+  bool stream_chunked_ = false;
   std::size_t unsent_held_ = 0;    // of response_, counted in connections_->answers()
   std::size_t header_fields_ = 0;  // fields of the current request's header (before trailers)
   Pending pending_;

@@ -130,19 +130,74 @@ void append_csv_row(std::string& text, const store::SubmissionRecord& r) {
           std::to_string(r.tests_failed) + "\r\n";
 }
 
+constexpr std::string_view kCsvHeader =
+    "id,time,problem,student,key,passed,score,tests_total,tests_failed\r\n";
+
+// The CSV of every record matching a query, a page of limits::kCsvExportPageRecords rows at a
+// time: the header with the first page (read before the answer's head is sent), then each
+// next page read only when asked for.
+class CsvExport final : public BodyStream {
+ public:
+  CsvExport(store::SubmissionStore& store, store::SubmissionQuery query, std::string first,
+            std::optional<std::string> next)
+      : store_(store), query_(std::move(query)), first_(std::move(first)), next_(std::move(next)) {}
+
+  Result<std::optional<std::string>> next() override {
+    if (first_) {
+      std::optional<std::string> piece = std::move(first_);
+      first_.reset();
+      return piece;
+    }
+    if (!next_) return std::optional<std::string>();
+    query_.cursor = *next_;
+    Result<store::SubmissionPage> page = store_.list(query_);
+    if (!page) return page.error();
+    std::string text;
+    for (const auto& record : page->records) append_csv_row(text, record);
+    next_ = page->next_cursor;
+    // A page may come empty only at the end: the body's pieces are never empty.
+    if (text.empty()) return std::optional<std::string>();
+    return std::optional<std::string>(std::move(text));
+  }
+
+ private:
+  store::SubmissionStore& store_;  // outlives the server's connections
+  store::SubmissionQuery query_;
+  std::optional<std::string> first_;
+  std::optional<std::string> next_;
+};
+
 }  // namespace
 
 Response list_submissions(store::SubmissionStore& store, std::string_view query, bool csv,
-                          unsigned version, bool keep_alive) {
+                          unsigned version, bool keep_alive, std::shared_ptr<BodyStream>* stream) {
   Result<store::SubmissionQuery> parsed = parse_submission_query(query, csv);
   if (!parsed) return error_answer(parsed.error(), version, keep_alive);
   store::SubmissionQuery q = std::move(parsed).value();
   const bool every = q.limit == 0;
+  if (every && csv && stream != nullptr) {
+    q.limit = limits::kCsvExportPageRecords;
+    Result<store::SubmissionPage> page = store.list(q);
+    if (!page) {
+      if (page.error().code != ErrorCode::kStoreUnavailable) {
+        return error_answer(page.error(), version, keep_alive);
+      }
+      return unavailable(page.error(), version, keep_alive);
+    }
+    std::string first(kCsvHeader);
+    for (const auto& record : page->records) append_csv_row(first, record);
+    *stream = std::make_shared<CsvExport>(store, std::move(q), std::move(first),
+                                          std::move(page->next_cursor));
+    Response response = json_response(http::status::ok, "", version, keep_alive);
+    response.set(http::field::content_type, "text/csv; charset=utf-8");
+    response.erase(http::field::content_length);
+    return response;
+  }
   if (every) q.limit = limits::kMaxListLimit;  // a page of the export
 
   // The CSV's rows are written page by page and each page's records dropped before the next
   // is read; the JSON list is one page at most.
-  std::string text = "id,time,problem,student,key,passed,score,tests_total,tests_failed\r\n";
+  std::string text(kCsvHeader);
   std::vector<store::SubmissionRecord> records;
   std::optional<std::string> next;
   for (;;) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "body_stream.h"
 #include "error_response.h"
 #include "grade_record.h"
 #include "headgrader/problem.h"
@@ -24,8 +25,12 @@ Result<store::SubmissionQuery> parse_submission_query(std::string_view query, bo
 // `csv`: text/csv; charset=utf-8 with the header
 // id,time,problem,student,key,passed,score,tests_total,tests_failed. Without a limit it holds
 // every matching record; with one, a page, and the next cursor in the X-Next-Cursor header.
+// With `stream`, the CSV of every matching record is not built here: its first page is read
+// (so that a store error is still a clean 503), the answer is the head alone (no body, no
+// Content-Length) and *stream gives the body piece by piece (body_stream.h).
 Response list_submissions(store::SubmissionStore& store, std::string_view query, bool csv,
-                          unsigned version, bool keep_alive);
+                          unsigned version, bool keep_alive,
+                          std::shared_ptr<BodyStream>* stream = nullptr);
 Response get_submission(store::SubmissionStore& store, std::string_view id, unsigned version,
                         bool keep_alive);
 Response problem_stats(store::SubmissionStore& store, std::string_view problem, unsigned version,

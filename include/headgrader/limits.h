@@ -204,6 +204,10 @@ inline constexpr std::size_t kMaxIdempotencyKeyLength = 200;
 // GET /v1/submissions: the page size by default and at most.
 inline constexpr int kDefaultListLimit = 100;
 inline constexpr int kMaxListLimit = 1000;
+// GET /v1/submissions.csv of every record: the records read from the store and written as one
+// piece of the streamed body. A page of about 120 KB: the most an export holds at once, and
+// few enough store reads that 300 000 records take 300 of them.
+inline constexpr int kCsvExportPageRecords = 1000;
 // --rate-limit: an lms key may send this many times the per-student limit in a window.
 inline constexpr std::int64_t kKeyRateMultiple = 100;
 // --rate-limit N/PERIOD: N and PERIOD at most these (a year of 366 days).
