@@ -4,6 +4,8 @@
 // hold an io thread) and written on the strand, the next read only once the previous piece is
 // written: a client that reads slowly, or not at all, holds one piece, not the whole CSV.
 #include <chrono>
+#include <exception>
+#include <string>
 #include <utility>
 
 #include "headgrader/limits.h"
@@ -11,6 +13,19 @@
 #include "session.h"
 
 namespace headgrader::server {
+namespace {
+
+// The next piece, or why not: on a long-work thread nothing may escape (an exception there
+// would end the process), so a failure to build a piece (memory) cuts the body short instead.
+Result<std::optional<std::string>> next_piece(BodyStream& stream) {
+  try {
+    return stream.next();
+  } catch (const std::exception& e) {
+    return Error{ErrorCode::kInternalError, std::string("the next piece failed: ") + e.what(), ""};
+  }
+}
+
+}  // namespace
 
 void Session::write_stream(Routed routed) {
   response_ = std::move(routed.response);  // the head, for the access log's status
@@ -48,7 +63,7 @@ void Session::read_next_piece() {
   if (long_gradings_ != nullptr) {
     const bool queued =
         long_gradings_->post(address_, [self = shared_from_this(), stream = stream_]() mutable {
-          Result<std::optional<std::string>> piece = stream->next();
+          Result<std::optional<std::string>> piece = next_piece(*stream);
           return [self, piece = std::move(piece)]() mutable {
             net::dispatch(self->socket_.get_executor(), [self, piece = std::move(piece)]() mutable {
               self->on_next_piece(std::move(piece));
@@ -59,7 +74,7 @@ void Session::read_next_piece() {
   }
   // No long-work threads, or all of their places taken (by this client's other requests, or
   // the server's): one page read here, which is short, rather than an export cut off midway.
-  on_next_piece(stream_->next());
+  on_next_piece(next_piece(*stream_));
 }
 
 void Session::on_next_piece(Result<std::optional<std::string>> piece) {
