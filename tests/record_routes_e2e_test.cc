@@ -110,6 +110,23 @@ class RecordRoutes : public ::testing::TestWithParam<Backend> {
     return call(port, "POST", kGradePath, lms_, body, headers);
   }
 
+  // The CSV of every record as its pages of 1 000 (limit, X-Next-Cursor) give it: the header
+  // once, then each page's rows.
+  std::string paged_export(std::uint16_t port) {
+    std::string paged = "id,time,problem,student,key,passed,score,tests_total,tests_failed\r\n";
+    std::string cursor;
+    for (;;) {
+      const HttpResponse page = get_whole(
+          port, "/v1/submissions.csv?limit=1000" + (cursor.empty() ? "" : "&cursor=" + cursor),
+          staff_);
+      EXPECT_EQ(page.result(), http::status::ok);
+      if (page.result() != http::status::ok) return paged;
+      paged += page.body().substr(page.body().find("\r\n") + 2);
+      cursor = std::string(page["X-Next-Cursor"]);
+      if (cursor.empty()) return paged;
+    }
+  }
+
   // `copies` copies of the record's one row, each with an id of its own, written with SQL.
   void copy_the_record(int copies) {
     auto raw = store::SqliteConnection::open(db_->folder() / "store.db");
@@ -422,17 +439,7 @@ TEST_P(RecordRoutes, TwoExportsOfALargeRecordLeaveHealthzFast) {
   ASSERT_EQ(rows.size(), static_cast<std::size_t>(kRecords) + 2);  // the header and the template
   EXPECT_EQ(rows[0][0], "id");
   // The same rows as the pages of the paged CSV, one after the other.
-  std::string paged = "id,time,problem,student,key,passed,score,tests_total,tests_failed\r\n";
-  std::string cursor;
-  for (;;) {
-    const HttpResponse page = get_whole(
-        port, "/v1/submissions.csv?limit=1000" + (cursor.empty() ? "" : "&cursor=" + cursor),
-        staff_);
-    ASSERT_EQ(page.result(), http::status::ok);
-    paged += page.body().substr(page.body().find("\r\n") + 2);
-    cursor = std::string(page["X-Next-Cursor"]);
-    if (cursor.empty()) break;
-  }
+  const std::string paged = paged_export(port);
   EXPECT_TRUE(paged == exports[0]) << "the export differs from its pages";
 }
 
@@ -477,17 +484,7 @@ TEST_P(RecordRoutes, AnExportIsStreamedChunkedAndTheSameOverHttp10AndHead) {
   EXPECT_EQ(whole[http::field::content_type], "text/csv; charset=utf-8");
   EXPECT_EQ(testing_csv::parse_csv(whole.body()).size(), 2502u);  // header, template, copies
   // The same bytes as the pages of the paged CSV, one after the other.
-  std::string paged = "id,time,problem,student,key,passed,score,tests_total,tests_failed\r\n";
-  std::string cursor;
-  for (;;) {
-    const HttpResponse page = get_whole(
-        port, "/v1/submissions.csv?limit=1000" + (cursor.empty() ? "" : "&cursor=" + cursor),
-        staff_);
-    ASSERT_EQ(page.result(), http::status::ok);
-    paged += page.body().substr(page.body().find("\r\n") + 2);
-    cursor = std::string(page["X-Next-Cursor"]);
-    if (cursor.empty()) break;
-  }
+  const std::string paged = paged_export(port);
   EXPECT_TRUE(paged == whole.body()) << "the export differs from its pages";
   EXPECT_EQ(whole.find("X-Next-Cursor"), whole.end());
 
