@@ -14,7 +14,9 @@ harnesses=(http_request submission problem_file)
 # -O1 with line tables (FUZZ_OPT to change it): about half the build time of -O2 -g, which is
 # most of this stage in CI; a finding's stack still names file and line.
 # HEADGRADER_UNITY: Session's and Router's files one unit each, as in the other CI trees.
+# HEADGRADER_WERROR: this is the one clang build, and clang warns where GCC does not.
 CXX=${CXX:-clang++} cmake -S . -B build-fuzz -DHEADGRADER_FUZZ=ON -DBUILD_TESTING=OFF -DHEADGRADER_UNITY=ON \
+  -DHEADGRADER_WERROR=ON \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="${FUZZ_OPT:--O1 -gline-tables-only -DNDEBUG}" >/dev/null
 cmake --build build-fuzz -j2 --target $(printf 'fuzz_%s ' "${harnesses[@]}")

@@ -139,7 +139,6 @@ LtiService::LtiService(lti::LtiConfig config, ProblemCatalog& problems,
                        std::function<void(const std::string&)> log)
     : config_(std::move(config)),
       problems_(problems),
-      store_(store),
       log_(std::move(log)),
       http_(options.allow_http),
       keys_(http_, options.keyset_refetch),

@@ -133,7 +133,6 @@ class LtiService {
   };
 
   ProblemCatalog& problems_;
-  store::SubmissionStore* const store_;  // null with --store none
   std::function<void(const std::string&)> log_;
   lti::BeastHttpClient http_;
   lti::KeysetCache keys_;
