@@ -2,9 +2,10 @@
 // A page launched from an LMS carries a student token (API.md §11) in
 // <meta name="headgrader-token">; it goes with every grading and step check.
 
+import { metaContent } from './dom.js';
+
 function token() {
-  const meta = document.querySelector('meta[name="headgrader-token"]');
-  return meta && meta.content ? meta.content : null;
+  return metaContent('headgrader-token') || null;
 }
 
 // {status, body (parsed JSON or null), retryAfter (seconds or null)}; a network failure is

@@ -3,14 +3,14 @@
 // typo costs no attempt; the server's own errors are shown next to the matrix they name.
 
 import { getProblem, grade, listProblems } from './api.js';
-import { EditableGrid, element, resultTable } from './grid.js';
+import { byId as $, element, metaContent } from './dom.js';
+import { EditableGrid, resultTable } from './grid.js';
 import { isNumberText, jsonLiteral, parseMatrixText } from './matrix_parse.js';
 import { renderResult } from './result.js';
 import { StepsPanel } from './steps.js';
+import { restoreMatrices, saveMatrices, storedProblem } from './storage.js';
 
 const ALIASES = { W_Q: 'W_q', W_K: 'W_k', W_v: 'W_V' };
-const $ = (id) => document.getElementById(id);
-const storageKey = (id) => `headgrader:matrices:${id}`;
 
 const state = { problem: null, matrices: new Map(), retryTimer: null };
 
@@ -18,28 +18,7 @@ function save() {
   if (!state.problem) return;
   const saved = {};
   for (const [name, { grid }] of state.matrices) saved[name] = grid.values();
-  try {
-    localStorage.setItem(storageKey(state.problem.id), JSON.stringify(saved));
-    localStorage.setItem('headgrader:problem', state.problem.id);
-  } catch (full) {
-    // Private browsing or a full storage: the page works, it only forgets on reload.
-  }
-}
-
-function storedProblem() {
-  try {
-    return localStorage.getItem('headgrader:problem');
-  } catch (denied) {
-    return null;
-  }
-}
-
-function restore(id) {
-  try {
-    return JSON.parse(localStorage.getItem(storageKey(id)) || '{}') || {};
-  } catch (broken) {
-    return {};
-  }
+  saveMatrices(state.problem.id, saved);
 }
 
 function matrixTable(id, caption, m, rowLabel, colLabel) {
@@ -86,7 +65,7 @@ function buildMatrices(problem) {
   box.replaceChildren();
   state.matrices.clear();
   const nE = problem.W_E.length;
-  const saved = restore(problem.id);
+  const saved = restoreMatrices(problem.id);
   for (const name of problem.submit) {
     const grid = new EditableGrid({
       name,
@@ -272,8 +251,8 @@ async function start() {
   }
   for (const p of body.problems) select.append(element('option', { value: p.id, text: p.title }));
   // Launched from the LMS (API.md §11), the page is for one problem: its token grades no other.
-  const launched = (document.querySelector('meta[name="headgrader-problem"]') || {}).content;
-  const student = (document.querySelector('meta[name="headgrader-student"]') || {}).content;
+  const launched = metaContent('headgrader-problem');
+  const student = metaContent('headgrader-student');
   if (launched !== undefined) {
     const signedIn = $('signed-in');
     signedIn.textContent = 'Signed in from your course as ' + (student || 'a student whose name the course did not send')

@@ -3,6 +3,7 @@
 // move inside (Home/End to the row's ends), and in a result table Enter selects the row.
 // Every cell carries a label that reads on its own ("query b at 2, key a at 1: 0.12").
 
+import { element } from './dom.js';
 import { isNumberText } from './matrix_parse.js';
 
 // Shown precision: whole numbers as they are, others to 4 decimals, never "-0.0000".
@@ -11,20 +12,6 @@ export function formatNumber(x) {
   if (Number.isInteger(x)) return String(x);
   const text = x.toFixed(4);
   return /^-0\.0+$/.test(text) ? text.slice(1) : text;
-}
-
-export function element(tag, attributes = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) {
-    if (value === undefined || value === null || value === false) continue;
-    if (name === 'class') node.className = value;
-    else if (name === 'text') node.textContent = value;
-    else node.setAttribute(name, value === true ? '' : String(value));
-  }
-  for (const child of children) {
-    if (child !== null && child !== undefined) node.append(child);
-  }
-  return node;
 }
 
 // Roving focus over the cells of `table` that match `selector` (each with data-row, data-col).

@@ -5,7 +5,8 @@
 // answer holds nothing of the reference, and nothing here asks for it.
 
 import { diverging, divergingGradient, sequential, sequentialGradient } from './colors.js';
-import { element, formatNumber, resultTable, rove } from './grid.js';
+import { element } from './dom.js';
+import { formatNumber, resultTable, rove } from './grid.js';
 
 const STAGES = [
   ['embeddings', 'Embeddings r_i', 'feature'],
