@@ -62,8 +62,12 @@ export function rove(table, selector, { onEnter, editable }) {
 // A result table. `rows`: numbers (null: masked). `rowLabels`/`colLabels`: header texts.
 // `describe(r, c, text)`: the cell's accessible label. `paint(x)`: {background, color} or null.
 // `masked(r, c)`: hatched "–" cells. `mark(r, c)`: a class for the cell (e.g. "wrong").
-export function resultTable({ id, caption, rows, rowLabels, colLabels, describe, paint, masked, mark, onSelectRow, cornerLabel }) {
-  const table = element('table', { class: 'matrix result', id, role: 'grid', 'aria-readonly': 'true' });
+export function resultTable({
+  id, caption, rows, rowLabels, colLabels, describe, paint, masked, mark, onSelectRow, cornerLabel,
+}) {
+  const table = element('table', {
+    class: 'matrix result', id, role: 'grid', 'aria-readonly': 'true',
+  });
   table.append(element('caption', { text: caption }));
   const head = element('tr', {}, element('th', { scope: 'col', text: cornerLabel || '' }));
   for (const label of colLabels) head.append(element('th', { scope: 'col', text: label }));
@@ -81,7 +85,8 @@ export function resultTable({ id, caption, rows, rowLabels, colLabels, describe,
         tabindex: r === 0 && c === 0 ? 0 : -1,
         role: 'gridcell',
         'aria-label': describe(r, c, isMasked ? 'masked' : text),
-        class: [isMasked ? 'masked' : '', mark ? mark(r, c) || '' : ''].join(' ').trim() || undefined,
+        class: [isMasked ? 'masked' : '', mark ? mark(r, c) || '' : ''].join(' ').trim()
+          || undefined,
         text,
       });
       if (!isMasked && paint) {
@@ -123,7 +128,9 @@ export class EditableGrid {
     this.cols = cols;
     this.table.replaceChildren();
     const head = element('tr', {}, element('td', { class: 'corner' }));
-    for (let c = 0; c < cols; c += 1) head.append(element('th', { scope: 'col', text: this.colLabel(c) }));
+    for (let c = 0; c < cols; c += 1) {
+      head.append(element('th', { scope: 'col', text: this.colLabel(c) }));
+    }
     this.table.append(element('thead', {}, head));
     const body = element('tbody');
     for (let r = 0; r < rows; r += 1) {
@@ -132,7 +139,9 @@ export class EditableGrid {
         const td = element('td');
         if (this.fixed && this.fixed(r, c)) {
           td.className = 'masked';
-          td.append(element('span', { 'aria-label': `${this.describe(r, c)}: masked`, role: 'img', text: '–' }));
+          td.append(element('span', {
+            'aria-label': `${this.describe(r, c)}: masked`, role: 'img', text: '–',
+          }));
         } else {
           const input = element('input', {
             type: 'text',
@@ -160,7 +169,9 @@ export class EditableGrid {
   }
 
   describe(r, c) {
-    return this.describeCell ? this.describeCell(r, c) : `${this.name} row ${r + 1}, ${this.colLabel(c)}`;
+    return this.describeCell
+      ? this.describeCell(r, c)
+      : `${this.name} row ${r + 1}, ${this.colLabel(c)}`;
   }
 
   get rows() {

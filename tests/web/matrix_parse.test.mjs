@@ -18,11 +18,13 @@ describe('parseMatrixText reads', () => {
       { rows: [['1', '1'], ['0', '5']], form: 'numpy' });
     assert.deepEqual(parseMatrixText('numpy.asarray([[0.5, -2]], dtype=float)'),
       { rows: [['0.5', '-2']], form: 'numpy' });
-    assert.deepEqual(parseMatrixText('array([[1e-3, 2]])'), { rows: [['1e-3', '2']], form: 'numpy' });
+    assert.deepEqual(parseMatrixText('array([[1e-3, 2]])'),
+      { rows: [['1e-3', '2']], form: 'numpy' });
   });
 
   it('MATLAB matrices, with or without commas and a closing semicolon', () => {
-    assert.deepEqual(parseMatrixText('[1 1; 0 5]'), { rows: [['1', '1'], ['0', '5']], form: 'MATLAB' });
+    assert.deepEqual(parseMatrixText('[1 1; 0 5]'),
+      { rows: [['1', '1'], ['0', '5']], form: 'MATLAB' });
     assert.deepEqual(parseMatrixText('[1, 1; 0, 5];'),
       { rows: [['1', '1'], ['0', '5']], form: 'MATLAB' });
   });
