@@ -42,7 +42,7 @@ build-ci/cli/headgrader validate problems
 
 if [[ "${HEADGRADER_SKIP_BROWSER:-0}" != 1 ]]; then
   stage "student page: its pure modules (node --test), then the browser suite (headless Chromium)"
-  node --test tests/web/
+  node --test tests/web/*.test.mjs
   (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error &&
     HEADGRADER_SERVER_BIN="$PWD/../../build-ci/server/headgrader-server" node --test page.test.mjs)
 fi
