@@ -137,7 +137,7 @@ Result<std::set<std::string>> insert_together(SqlConnection& db,
 // when `keyed`. In process there is no round trip to save, and under load a statement of N
 // rows cost the committer more a row as N grew (its program and its N x 20 parameters): about
 // twice as much at 49-64 rows as at 25-40, and the largest batches are those whose gradings
-// all wait (docs/benchmarks-store.md, stop 36).
+// all wait (docs/benchmarks-store.md, 'A batch a record at a time').
 Result<std::set<std::string>> insert_each(SqlConnection& db,
                                           const std::vector<PendingCommit>& batch,
                                           const std::vector<std::size_t>& order, bool keyed) {
