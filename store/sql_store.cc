@@ -4,7 +4,7 @@
 #include <charconv>
 #include <map>
 
-#include "headgrader/limits.h"
+#include "common/limits.h"
 #include "migrations.h"
 #include "sql_rows.h"
 

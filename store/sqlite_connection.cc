@@ -6,7 +6,7 @@
 #include <charconv>
 #include <system_error>
 
-#include "headgrader/limits.h"
+#include "common/limits.h"
 #include "wal_write_gathering.h"
 
 namespace headgrader::store {

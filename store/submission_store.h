@@ -15,8 +15,8 @@
 #include <string_view>
 #include <vector>
 
-#include "headgrader/limits.h"
-#include "headgrader/result.h"
+#include "common/limits.h"
+#include "common/result.h"
 
 namespace headgrader::store {
 
@@ -250,10 +250,6 @@ Result<std::unique_ptr<SubmissionStore>> open_store(std::string_view url);
 // so that ids sort by time (one server's of one millisecond in the order it made them) and
 // never collide between servers.
 std::string new_submission_id(TimeMs time);
-TimeMs now_ms();
-// "2026-12-01T10:04:05.123Z"
-std::string format_rfc3339_ms(TimeMs time);
-// RFC 3339 (a date-time with "Z" or an offset, any fraction); nullopt when it is not one.
-std::optional<TimeMs> parse_rfc3339(std::string_view text);
+TimeMs now_ms();  // written and read as RFC 3339 by common/rfc3339.h
 
 }  // namespace headgrader::store

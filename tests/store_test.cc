@@ -872,17 +872,6 @@ TEST(OpenStore, AnUnknownSchemeAndAnUnreachableServerAreErrors) {
   EXPECT_EQ(unreachable.error().message.find("secret-password"), std::string::npos);
 }
 
-TEST(RecordTime, FormatsAndParsesRfc3339WithMilliseconds) {
-  EXPECT_EQ(format_rfc3339_ms(0), "1970-01-01T00:00:00.000Z");
-  EXPECT_EQ(format_rfc3339_ms(1'796'083'445'123), "2026-12-01T00:04:05.123Z");
-  EXPECT_EQ(parse_rfc3339("2026-12-01T00:04:05.123Z"), 1'796'083'445'123);
-  EXPECT_EQ(parse_rfc3339("2026-12-01T01:04:05.1234+01:00"), 1'796'083'445'123);
-  EXPECT_EQ(parse_rfc3339("2026-12-01T00:04:05Z"), 1'796'083'445'000);
-  EXPECT_FALSE(parse_rfc3339("2026-12-01"));
-  EXPECT_FALSE(parse_rfc3339("2026-02-30T00:00:00Z"));
-  EXPECT_FALSE(parse_rfc3339("2026-12-01T00:04:05"));
-}
-
 TEST(RecordIds, SortByTimeAndDiffer) {
   const std::string a = new_submission_id(1000), b = new_submission_id(1000);
   EXPECT_EQ(a.size(), 28u);
