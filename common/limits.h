@@ -273,6 +273,10 @@ inline constexpr std::chrono::seconds kLtiMaxTokenLifetime{86400};
 // The in-process MemoryOnceSet (lti/once_set.h) drops its expired records every this many
 // inserts, so memory stays bounded by the values of one lifetime.
 inline constexpr std::size_t kLtiOnceSweepInserts = 1024;
+// The store's single-use values (a state put for one take) are dropped by the next put once
+// they expired this long before that put's own expiry: values live an hour at most, so a
+// day's margin keeps the table small and never drops one a slow clock could still ask for.
+inline constexpr std::chrono::hours kStoreOnceRetention{24};
 // Score passback back-off: the first retry after this, doubling up to the cap; retried until
 // the platform takes the score or refuses it with a 4xx other than 401/429.
 inline constexpr std::chrono::milliseconds kPassbackFirstBackoff{1000};

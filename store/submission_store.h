@@ -207,7 +207,8 @@ class SubmissionStore {
   virtual Result<std::vector<PassbackItem>> claim_passbacks(TimeMs now, TimeMs lease,
                                                             int limit) = 0;
   // After a try: sent (2xx), failed for good, or pending again from `next_attempt`. Each adds
-  // one attempt. not_found when there is no such item.
+  // one attempt. True when the item was marked; false (and nothing changed) when there is no
+  // item `id`, as ScoreOutbox's marks answer (lti/score_outbox.h).
   virtual Result<bool> mark_passback_sent(std::string_view id, int http_status) = 0;
   virtual Result<bool> mark_passback_failed(std::string_view id, std::optional<int> http_status,
                                             std::string_view error) = 0;
