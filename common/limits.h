@@ -187,12 +187,12 @@ inline constexpr std::size_t kPostgresCommitterLanes = 1;
 // holds the third figure, the committer copies what is left by itself, which restarts the
 // WAL from its first page; from the third figure less the second on, the thread is asked
 // after every commit, so that what is left for the committer is a commit or two
-// (store/wal_checkpointer.h, docs/benchmarks-store.md).
+// (store/sqlite/wal_checkpointer.h, docs/benchmarks-store.md).
 inline constexpr int kSqliteCheckpointPages = 1000;
 inline constexpr int kSqliteCheckpointCatchUpPages = 256;
 inline constexpr int kSqliteCommitterCheckpointPages = 16000;
 // SQLite: consecutive writes to a WAL file gathered into one write of at most this many bytes
-// (a group commit of 30 pages is about 124 KB; store/wal_write_gathering.h).
+// (a group commit of 30 pages is about 124 KB; store/sqlite/wal_write_gathering.h).
 inline constexpr std::size_t kSqliteWalGatherBytes = 1 << 20;
 // Connections a store opens at most for reads and small writes, beside the committers' own.
 inline constexpr std::size_t kStorePoolConnections = 8;

@@ -5,9 +5,9 @@
 #include <mutex>
 #include <random>
 
-#include "postgres_connection.h"
+#include "postgres/postgres_connection.h"
 #include "sql_store.h"
-#include "sqlite_connection.h"
+#include "sqlite/sqlite_connection.h"
 #include "submission_store.h"
 
 namespace headgrader::store {
