@@ -14,7 +14,7 @@
 namespace headgrader {
 
 struct Error {
-  // What kind of error (headgrader/error_code.h); an Error{} nobody filled in is ours.
+  // What kind of error (common/error_code.h); an Error{} nobody filled in is ours.
   ErrorCode code = ErrorCode::kInternalError;
   std::string message;  // what was expected and what came, in plain words
   std::string field;    // top-level key as sent (e.g. "W_Q"); empty: see has_field()
