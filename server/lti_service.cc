@@ -21,12 +21,9 @@
 namespace headgrader::server {
 namespace {
 
-constexpr std::string_view kLoginPath = "/lti/login";
-constexpr std::string_view kLaunchPath = "/lti/launch";
+// Where the picker page posts the choice: the deep-link route of the route table
+// (server/route_table.cc).
 constexpr std::string_view kDeepLinkPath = "/lti/deep-link";
-constexpr std::string_view kJwksPath = "/.well-known/jwks.json";
-
-std::string_view path_of(std::string_view target) { return target.substr(0, target.find('?')); }
 
 std::string_view query_of(std::string_view target) {
   const std::size_t q = target.find('?');
@@ -43,15 +40,6 @@ Response html_response(const Request& request, http::status status, std::string 
   response.keep_alive(request.keep_alive());
   response.body() = std::move(body);
   response.prepare_payload();
-  return response;
-}
-
-Response method_not_allowed(const Request& request, const char* allow) {
-  Response response = error_response(
-      {ErrorCode::kMethodNotAllowed,
-       std::string(request.method_string()) + " is not allowed here; use " + allow, ""},
-      request.version(), request.keep_alive());
-  response.set(http::field::allow, allow);
   return response;
 }
 
@@ -159,25 +147,9 @@ LtiService::LtiService(lti::LtiConfig config, ProblemCatalog& problems,
 
 LtiService::~LtiService() = default;
 
-std::optional<Response> LtiService::route(const Request& request) {
-  const std::string_view path = path_of(request.target());
-  const bool get = request.method() == http::verb::get || request.method() == http::verb::head;
-  const bool post = request.method() == http::verb::post;
-  if (path == kJwksPath) return get ? jwks(request) : method_not_allowed(request, "GET, HEAD");
-  if (path == kLoginPath) {
-    return get || post ? login(request) : method_not_allowed(request, "GET, POST");
-  }
-  if (path == kLaunchPath) {
-    return post ? launch(request, held_keys_) : method_not_allowed(request, "POST");
-  }
-  if (path == kDeepLinkPath) return post ? deep_link(request) : method_not_allowed(request, "POST");
-  return std::nullopt;
-}
+Response LtiService::launch(const Request& request) { return launch(request, held_keys_); }
 
 bool LtiService::waits_on_platform(const Request& request) const {
-  if (path_of(request.target()) != kLaunchPath || request.method() != http::verb::post) {
-    return false;
-  }
   const std::optional<lti::FormFields> fields =
       is_form(request) ? lti::parse_form(request.body()) : std::nullopt;
   const auto id_token = fields ? fields->find("id_token") : lti::FormFields::const_iterator();

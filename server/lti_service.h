@@ -65,15 +65,20 @@ class LtiService {
                                                   std::function<void(const std::string&)> log);
   ~LtiService();
 
-  // The answer when `request` is for an LTI route, else nullopt.
-  std::optional<Response> route(const Request& request);
-  // route() never waits on a platform: a launch whose key is not already held fresh (a
+  // The answers of the LTI routes, whose paths and methods the router has checked
+  // (server/route_table.h): GET or POST /lti/login, POST /lti/launch, POST /lti/deep-link,
+  // GET /.well-known/jwks.json.
+  Response login(const Request& request);
+  // launch() never waits on a platform: a launch whose key is not already held fresh (a
   // rotation, the hourly refetch, a made-up kid, which anyone can send) would have to fetch
   // the keyset, which a slow or hanging platform makes take up to limits::kLtiFetchTimeout.
   // For such a launch waits_on_platform() is true, and the router answers it with
   // launch_fetching() off the io threads (Routed::rest) instead.
-  bool waits_on_platform(const Request& request) const;
+  Response launch(const Request& request);
+  bool waits_on_platform(const Request& launch_request) const;
   Response launch_fetching(const Request& request);
+  Response deep_link(const Request& request);
+  Response jwks(const Request& request) const;
 
   // The student tokens of launches, for authenticate() (auth.h): a grant names the student
   // (ISSUER#sub), the problem and the launch (token_hash of the token). Deep-linking tokens
@@ -115,11 +120,8 @@ class LtiService {
   LtiService(lti::LtiConfig config, ProblemCatalog& problems, store::SubmissionStore* store,
              const LtiOptions& options, std::function<void(const std::string&)> log);
 
-  Response login(const Request& request);
   // The launch, its key looked up in `keys`.
   Response launch(const Request& request, lti::KeySource& keys);
-  Response deep_link(const Request& request);
-  Response jwks(const Request& request) const;
   Response refused(const Request& request, const Error& error, std::string_view route);
 
   const lti::LtiConfig config_;

@@ -10,7 +10,6 @@
 #include "headgrader/problem_warnings.h"
 #include "headgrader/report.h"
 #include "lti_service.h"
-#include "route_table.h"
 #include "router.h"
 #include "url_encoding.h"
 
@@ -26,6 +25,30 @@ Json defects_json(const std::vector<Defect>& defects) {
 }
 
 }  // namespace
+
+Routed Router::on_status(const RouteCall& call) const { return answer_status(call.request); }
+
+// Loading the file proves its reference passes: a long grading for a problem graded string by
+// string over many strings.
+Routed Router::on_validate(const RouteCall&) const {
+  return later([this](const Request& same) { return answer_validate(same); });
+}
+
+Routed Router::on_put(const RouteCall& call) const {
+  return later([this, id = call.id](const Request& same) { return answer_put(id, same); });
+}
+
+Routed Router::on_delete(const RouteCall& call) const {
+  return answer_delete(call.id, call.request);
+}
+
+Routed Router::on_passback_list(const RouteCall& call) const {
+  return answer_passback(false, call.id, call.request);
+}
+
+Routed Router::on_passback_retry(const RouteCall& call) const {
+  return answer_passback(true, call.id, call.request);
+}
 
 Routed Router::answer_status(const Request& request) const {
   const std::shared_ptr<const CatalogSnapshot> snapshot = service_.problems->current();

@@ -2,12 +2,11 @@
 
 #include <algorithm>
 #include <cctype>
-#include <initializer_list>
 #include <optional>
-#include <span>
 #include <string>
 #include <vector>
 
+#include "router.h"
 #include "url_encoding.h"
 
 namespace headgrader::server {
@@ -20,40 +19,21 @@ bool starts_with_ignoring_case(std::string_view text, std::string_view prefix) {
          });
 }
 
-// A method a route answers; a staff-only one only with --keys (route_table.h).
-struct Method {
-  http::verb verb;
-  bool staff_only = false;
-};
-
-constexpr Method kReadMethods[] = {{http::verb::get}, {http::verb::head}};
-constexpr Method kPostMethods[] = {{http::verb::post}};
-constexpr Method kProblemMethods[] = {
-    {http::verb::get}, {http::verb::head}, {http::verb::put, true}, {http::verb::delete_, true}};
-
-// The one table of what each route answers, in the order Allow names them (HEAD wherever GET
-// is): the 405 check, the Allow header and the 405's message all read it.
-std::span<const Method> methods_of(Route route) {
-  switch (route) {
-    case Route::kGrade:
-    case Route::kCheckSteps:
-    case Route::kValidate:
-    case Route::kRegrade:
-    case Route::kPassbackRetry:
-      return kPostMethods;
-    case Route::kProblem:
-      return kProblemMethods;
-    default:
-      return kReadMethods;
-  }
+// GET and HEAD, answered by one handler.
+std::vector<RouteMethod> read(Access access, RouteHandler handler) {
+  return {{http::verb::get, access, handler}, {http::verb::head, access, handler}};
 }
 
-bool answers(const Method& method, bool staff) { return staff || !method.staff_only; }
+std::vector<RouteMethod> post(Access access, RouteHandler handler) {
+  return {{http::verb::post, access, handler}};
+}
 
-// The names of the methods `route` answers, in the table's order; HEAD only `with_head`.
-std::vector<std::string_view> method_names(Route route, bool staff, bool with_head) {
+bool answers(const RouteMethod& method, bool staff) { return staff || !method.needs_keys; }
+
+// The names of the methods `row` answers, in the table's order; HEAD only `with_head`.
+std::vector<std::string_view> method_names(const RouteRow& row, bool staff, bool with_head) {
   std::vector<std::string_view> names;
-  for (const Method& m : methods_of(route)) {
+  for (const RouteMethod& m : row.methods) {
     if (answers(m, staff) && (with_head || m.verb != http::verb::head)) {
       names.emplace_back(http::to_string(m.verb));
     }
@@ -71,7 +51,110 @@ std::string join(const std::vector<std::string_view>& names, std::string_view la
   return text;
 }
 
+// The segments of `text` after its leading '/'.
+std::vector<std::string_view> split(std::string_view text) {
+  std::vector<std::string_view> parts;
+  for (std::string_view rest = text.substr(1);;) {
+    const std::size_t slash = rest.find('/');
+    parts.push_back(rest.substr(0, slash));
+    if (slash == std::string_view::npos) return parts;
+    rest.remove_prefix(slash + 1);
+  }
+}
+
+bool is_parameter(std::string_view segment) {
+  return segment.size() > 2 && segment.front() == '{' && segment.back() == '}';
+}
+
+// Whether the decoded `segments` fit `pattern`; its parameter, if any, into `id`.
+bool fits(std::string_view pattern, const std::vector<std::string>& segments, std::string& id) {
+  const std::vector<std::string_view> expected = split(pattern);
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    if (expected[i] == "*" && i + 1 == expected.size()) return true;
+    if (i >= segments.size()) return false;
+    if (is_parameter(expected[i])) {
+      if (segments[i].empty()) return false;
+      id = segments[i];
+    } else if (expected[i] != segments[i]) {
+      return false;
+    }
+  }
+  return expected.size() == segments.size();
+}
+
 }  // namespace
+
+std::span<const RouteRow> route_table() {
+  using R = Router;
+  constexpr Access kAnyone = Access::kAnyone, kGrader = Access::kGrader, kStaff = Access::kStaff;
+  constexpr RouteRow::Names kProblem = RouteRow::Names::kProblem,
+                            kPageFile = RouteRow::Names::kPageFile;
+  static const std::vector<RouteRow> kRows = {
+      {.pattern = "/healthz", .methods = read(kAnyone, &R::on_health)},
+      {.pattern = "/v1/openapi.json", .methods = read(kAnyone, &R::on_openapi)},
+      // The student page and its files (API.md §10; server/static_files.h).
+      {.pattern = "/",
+       .methods = read(kAnyone, &R::on_page),
+       .names = kPageFile,
+       .documented = false},
+      {.pattern = "/static/*",
+       .methods = read(kAnyone, &R::on_page),
+       .names = kPageFile,
+       .documented = false},
+      {.pattern = "/v1/problems", .methods = read(kAnyone, &R::on_problems)},
+      // The §9 routes take these two names: no problem with either id can be fetched or
+      // replaced.
+      {.pattern = "/v1/problems/status", .methods = read(kStaff, &R::on_status)},
+      {.pattern = "/v1/problems/validate", .methods = post(kStaff, &R::on_validate)},
+      {.pattern = "/v1/problems/{id}",
+       .methods = {{http::verb::get, kAnyone, &R::on_problem},
+                   {http::verb::head, kAnyone, &R::on_problem},
+                   {.verb = http::verb::put,
+                    .access = kStaff,
+                    .handler = &R::on_put,
+                    .needs_keys = true,
+                    .creates_problem = true},
+                   {.verb = http::verb::delete_,
+                    .access = kStaff,
+                    .handler = &R::on_delete,
+                    .needs_keys = true}},
+       .names = kProblem},
+      {.pattern = "/v1/problems/{id}/grade",
+       .methods = post(kGrader, &R::on_grade),
+       .names = kProblem},
+      // Checking steps is granted as grading is (the page sends the same credentials to both).
+      {.pattern = "/v1/problems/{id}/check-steps",
+       .methods = post(kGrader, &R::on_check_steps),
+       .names = kProblem,
+       .documented = false},
+      {.pattern = "/v1/problems/{id}/stats",
+       .methods = read(kStaff, &R::on_stats),
+       .names = kProblem},
+      {.pattern = "/v1/problems/{id}/regrade",
+       .methods = post(kStaff, &R::on_regrade),
+       .names = kProblem},
+      {.pattern = "/v1/passback", .methods = read(kStaff, &R::on_passback_list)},
+      {.pattern = "/v1/passback/{id}/retry", .methods = post(kStaff, &R::on_passback_retry)},
+      {.pattern = "/v1/submissions", .methods = read(kStaff, &R::on_submissions)},
+      {.pattern = "/v1/submissions.csv", .methods = read(kStaff, &R::on_submissions_csv)},
+      {.pattern = "/v1/submissions/{sid}", .methods = read(kStaff, &R::on_submission)},
+      // The LTI tool (API.md §11; server/lti_service.h).
+      {.pattern = "/lti/login",
+       .methods = {{http::verb::get, kAnyone, &R::on_lti_login},
+                   {http::verb::head, kAnyone, &R::on_lti_login},
+                   {http::verb::post, kAnyone, &R::on_lti_login}},
+       .needs_lti = true},
+      {.pattern = "/lti/launch", .methods = post(kAnyone, &R::on_lti_launch), .needs_lti = true},
+      {.pattern = "/lti/deep-link",
+       .methods = post(kAnyone, &R::on_lti_deep_link),
+       .needs_lti = true,
+       .documented = false},
+      {.pattern = "/.well-known/jwks.json",
+       .methods = read(kAnyone, &R::on_lti_jwks),
+       .needs_lti = true},
+  };
+  return kRows;
+}
 
 std::string_view request_path(std::string_view target) {
   for (const std::string_view scheme : {"http://", "https://"}) {
@@ -85,77 +168,65 @@ std::string_view request_path(std::string_view target) {
   return target.substr(0, target.find('?'));
 }
 
-Match match_path(std::string_view path) {
+std::string_view request_query(std::string_view target) {
+  const std::size_t mark = target.find('?');
+  return mark == std::string_view::npos ? std::string_view() : target.substr(mark + 1);
+}
+
+Match match_path(std::string_view path, bool with_lti) {
   if (path.empty() || path.front() != '/') return {};
   std::vector<std::string> segments;
-  for (std::string_view rest = path.substr(1);;) {
-    const std::size_t slash = rest.find('/');
-    std::optional<std::string> segment = lti::percent_decode(rest.substr(0, slash), false);
-    if (!segment) return {Route::kBadEncoding, {}};
+  for (const std::string_view raw : split(path)) {
+    std::optional<std::string> segment = lti::percent_decode(raw, false);
+    if (!segment) return {nullptr, true, {}};
     segments.push_back(std::move(*segment));
-    if (slash == std::string_view::npos) break;
-    rest.remove_prefix(slash + 1);
   }
-  const auto is = [&](std::initializer_list<std::string_view> fixed) {
-    return std::equal(fixed.begin(), fixed.end(), segments.begin(), segments.end(),
-                      [](std::string_view a, const std::string& b) { return a.empty() || a == b; });
-  };
-  // An empty pattern segment stands for the id, which must not be empty.
-  if (is({"healthz"})) return {Route::kHealth, {}};
-  if (is({"v1", "openapi.json"})) return {Route::kOpenApi, {}};
-  // The student page and its files: the id is the path itself.
-  if (path == "/" || path.starts_with("/static/")) return {Route::kPage, std::string(path)};
-  if (is({"v1", "problems"})) return {Route::kProblems, {}};
-  // The §9 routes take these two names: no problem with either id can be fetched or replaced.
-  if (is({"v1", "problems", "status"})) return {Route::kProblemsStatus, {}};
-  if (is({"v1", "problems", "validate"})) return {Route::kValidate, {}};
-  if (is({"v1", "problems", ""}) && !segments[2].empty()) return {Route::kProblem, segments[2]};
-  if (is({"v1", "problems", "", "grade"}) && !segments[2].empty()) {
-    return {Route::kGrade, segments[2]};
-  }
-  if (is({"v1", "problems", "", "check-steps"}) && !segments[2].empty()) {
-    return {Route::kCheckSteps, segments[2]};
-  }
-  if (is({"v1", "problems", "", "stats"}) && !segments[2].empty()) {
-    return {Route::kStats, segments[2]};
-  }
-  if (is({"v1", "problems", "", "regrade"}) && !segments[2].empty()) {
-    return {Route::kRegrade, segments[2]};
-  }
-  if (is({"v1", "passback"})) return {Route::kPassback, {}};
-  if (is({"v1", "passback", "", "retry"}) && !segments[2].empty()) {
-    return {Route::kPassbackRetry, segments[2]};
-  }
-  if (is({"v1", "submissions"})) return {Route::kSubmissions, {}};
-  if (is({"v1", "submissions.csv"})) return {Route::kSubmissionsCsv, {}};
-  if (is({"v1", "submissions", ""}) && !segments[2].empty()) {
-    return {Route::kSubmission, segments[2]};
+  for (const RouteRow& row : route_table()) {
+    if (row.needs_lti && !with_lti) continue;
+    Match match{&row, false, {}};
+    if (fits(row.pattern, segments, match.id)) return match;
   }
   return {};
 }
 
-std::string allowed_methods(Route route, bool staff) {
-  return join(method_names(route, staff, true), ", ");
+const RouteMethod* find_method(const RouteRow& row, http::verb verb, bool staff) {
+  const auto found =
+      std::find_if(row.methods.begin(), row.methods.end(),
+                   [&](const RouteMethod& m) { return m.verb == verb && answers(m, staff); });
+  return found == row.methods.end() ? nullptr : &*found;
 }
 
-std::string methods_to_use(Route route, bool staff) {
-  return join(method_names(route, staff, false), " or ");
+bool is_staff_route(const RouteRow& row) {
+  return std::any_of(row.methods.begin(), row.methods.end(),
+                     [](const RouteMethod& m) { return m.access == Access::kStaff; });
 }
 
-bool is_allowed(Route route, http::verb method, bool staff) {
-  const std::span<const Method> methods = methods_of(route);
-  return std::any_of(methods.begin(), methods.end(),
-                     [&](const Method& m) { return m.verb == method && answers(m, staff); });
+std::string allowed_methods(const RouteRow& row, bool staff) {
+  return join(method_names(row, staff, true), ", ");
 }
 
-bool is_record_route(Route route) {
-  return route == Route::kSubmissions || route == Route::kSubmissionsCsv ||
-         route == Route::kSubmission || route == Route::kStats || route == Route::kRegrade;
+std::string methods_to_use(const RouteRow& row, bool staff) {
+  return join(method_names(row, staff, false), " or ");
 }
 
-std::string_view request_query(std::string_view target) {
-  const std::size_t mark = target.find('?');
-  return mark == std::string_view::npos ? std::string_view() : target.substr(mark + 1);
+std::string route_list(bool with_lti) {
+  std::vector<std::string> open, staff;
+  for (const RouteRow& row : route_table()) {
+    if (row.needs_lti && !with_lti) continue;
+    std::vector<std::string_view> open_verbs, staff_verbs;
+    for (const RouteMethod& m : row.methods) {
+      if (m.verb == http::verb::head) continue;
+      (m.access == Access::kStaff ? staff_verbs : open_verbs).emplace_back(http::to_string(m.verb));
+    }
+    const std::string pattern(row.pattern);
+    if (!open_verbs.empty()) open.push_back(join(open_verbs, " and ") + " " + pattern);
+    if (!staff_verbs.empty()) staff.push_back(join(staff_verbs, " and ") + " " + pattern);
+  }
+  std::string text;
+  for (const std::string& route : open) text += (text.empty() ? "" : ", ") + route;
+  text += "; and, with a staff key, ";
+  for (std::size_t i = 0; i < staff.size(); ++i) text += (i > 0 ? ", " : "") + staff[i];
+  return text;
 }
 
 }  // namespace headgrader::server

@@ -1,48 +1,82 @@
-// The service's paths and methods (API.md §5, §7–§11): which route a request target names,
-// and what each route allows. Pure functions, no state; the router (router.h) answers them.
+// The service's routes (API.md §5, §7–§11) as one table: each route is one row, with its path
+// pattern, the methods it answers, who may call each, whether its path names a problem, and
+// the handler of each method. Matching, the 404's list of routes, the 405 and its Allow, the
+// credential decision (router.cc), the LTI routes and the check against docs/openapi.json
+// (tests/route_table_test.cc) all read it. Adding a route is one row and its handler
+// (CONTRIBUTING.md, "Adding a route").
 #pragma once
 
+#include <memory>
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "auth.h"
 #include "error_response.h"
+#include "problem_catalog.h"
 
 namespace headgrader::server {
 
-enum class Route {
-  kNone,
-  kBadEncoding,
-  kProblems,
-  kProblem,
-  kGrade,
-  kHealth,
-  kProblemsStatus,
-  kValidate,
-  kOpenApi,
-  kPage,            // the student page and its files (API.md §10; server/static_files.h)
-  kCheckSteps,      // POST /v1/problems/{id}/check-steps (API.md §10)
-  kSubmissions,     // GET /v1/submissions (staff, §8)
-  kSubmissionsCsv,  // GET /v1/submissions.csv (staff)
-  kSubmission,      // GET /v1/submissions/{id} (staff)
-  kStats,           // GET /v1/problems/{id}/stats (staff)
-  kRegrade,         // POST /v1/problems/{id}/regrade (staff)
-  kPassback,        // GET /v1/passback (staff, §11)
-  kPassbackRetry,   // POST /v1/passback/{id}/retry (staff, §11)
+class Router;
+struct Routed;
+struct RouteRow;
+
+// Who may call a method of a route (API.md §7).
+enum class Access {
+  kAnyone,  // no credential is read
+  kGrader,  // as grading is: open, or a key or student token as --grading-access says
+  kStaff,   // a staff key; without --keys, 403 staff_disabled whatever is sent
 };
 
-struct Match {
-  Route route = Route::kNone;
-  std::string id;  // for kProblem and kGrade, percent-decoded
+// What a handler gets once the path, the problem, the method and the credentials are checked.
+struct RouteCall {
+  const Request& request;
+  const RouteRow& row;
+  // The pattern's parameter, percent-decoded; for a file of the page, the path as it came;
+  // else empty.
+  std::string id;
+  // One snapshot for the whole request: a reload meanwhile does not change what it sees.
+  std::shared_ptr<const CatalogSnapshot> snapshot;
+  const CatalogSnapshot::Entry* entry = nullptr;  // the named problem, when the row names one
+  Principal who;                                  // nobody for Access::kAnyone
 };
 
-// Every route, for the 404 of an unknown path.
-inline constexpr std::string_view kRouteList =
-    "GET /v1/problems, GET /v1/problems/{id}, POST /v1/problems/{id}/grade, "
-    "POST /v1/problems/{id}/check-steps, GET /healthz, the student page at GET / "
-    "(described at GET /v1/openapi.json; and, with a staff key, GET /v1/problems/status, "
-    "POST /v1/problems/validate, PUT and DELETE /v1/problems/{id}, GET /v1/submissions, "
-    "GET /v1/submissions.csv, GET /v1/submissions/{id}, GET /v1/problems/{id}/stats, "
-    "POST /v1/problems/{id}/regrade, GET /v1/passback, POST /v1/passback/{id}/retry)";
+// A handler answers its route on the calling thread, or hands long work back in Routed::rest.
+using RouteHandler = Routed (Router::*)(const RouteCall&) const;
+
+struct RouteMethod {
+  http::verb verb;
+  Access access = Access::kAnyone;
+  RouteHandler handler = nullptr;
+  // Exists only with --keys: without, the server is Part 1's, where PUT and DELETE of a
+  // problem are 405 (docs/course-staff.md).
+  bool needs_keys = false;
+  // A PUT that may create the problem its path names: an unknown id is not a 404.
+  bool creates_problem = false;
+};
+
+struct RouteRow {
+  // Segments: fixed text, "{name}" for one non-empty segment (percent-decoded: the parameter),
+  // or a last "*" for whatever follows, however many segments.
+  std::string_view pattern;
+  // In the order Allow names them; HEAD wherever GET is, with GET's handler (the session
+  // sends the head alone).
+  std::vector<RouteMethod> methods;
+  // What the path names, checked before the method: a problem (the parameter is a problem id:
+  // 404 unless it is served) or a file of the student page (404 unless it is one), whose
+  // paths name nothing that exists otherwise, so that "use POST" sends nobody nowhere.
+  enum class Names { kNothing, kProblem, kPageFile };
+  Names names = Names::kNothing;
+  bool needs_lti = false;  // exists only with --lti: a 404 without
+  // Described in docs/openapi.json: the student page's own routes and the LMS's deep-link
+  // return are not part of the API a client is generated from.
+  bool documented = true;
+};
+
+// Every route, most specific first: a path takes the first row it matches ("status" before
+// "{id}").
+std::span<const RouteRow> route_table();
 
 // The path of a request target, without its query. RFC 9112 §3.2.2: a server must accept
 // the absolute form ("http://host/healthz") too; its path is what follows the authority.
@@ -51,21 +85,30 @@ std::string_view request_path(std::string_view target);
 // What follows the '?' of a target, else empty.
 std::string_view request_query(std::string_view target);
 
-// Which route a path names (the query, if any, already cut off). Each segment is decoded on
-// its own (RFC 3986), so an encoded '/' ("%2F") stays inside its segment; a broken escape is
-// kBadEncoding.
-Match match_path(std::string_view path);
+struct Match {
+  const RouteRow* row = nullptr;  // null: no route has this path
+  bool bad_encoding = false;      // a broken escape in the path
+  std::string id;
+};
 
-// The methods each route answers (HEAD wherever GET is): Allow's text ("GET, HEAD"), and
-// whether one is among them. PUT and DELETE of a problem exist only with --keys (`staff`):
-// without, the server is Part 1's, where they are 405 (docs/course-staff.md).
-std::string allowed_methods(Route route, bool staff);
-bool is_allowed(Route route, http::verb method, bool staff);
+// Which row a path names (the query, if any, already cut off), among the rows that exist with
+// or without --lti. Each segment is decoded on its own (RFC 3986), so an encoded '/' ("%2F")
+// stays inside its segment.
+Match match_path(std::string_view path, bool with_lti);
+
+// The method of `row` that answers `verb`, given --keys; null when none does (405).
+const RouteMethod* find_method(const RouteRow& row, http::verb verb, bool staff);
+// Whether any method of the row needs a staff key.
+bool is_staff_route(const RouteRow& row);
+
+// Allow's text ("GET, HEAD").
+std::string allowed_methods(const RouteRow& row, bool staff);
 // The same for a 405's message: HEAD left out (it goes with GET), the last after "or"
 // ("GET, PUT or DELETE").
-std::string methods_to_use(Route route, bool staff);
+std::string methods_to_use(const RouteRow& row, bool staff);
 
-// The staff routes of the submission record (§8).
-bool is_record_route(Route route);
+// The routes a 404 lists: those anyone or a grader may call, then, "with a staff key", the
+// staff's ("GET /healthz, POST /v1/problems/{id}/grade, …"); the LTI routes only with --lti.
+std::string route_list(bool with_lti);
 
 }  // namespace headgrader::server
