@@ -369,8 +369,12 @@ Result<std::string> LtiService::passback_list(std::string_view status) {
   }
   Result<std::vector<lti::OutboxEntry>> entries = outbox_->list(status);
   if (!entries) return entries.error();
+  // Newest first, with or without a store: what staff look for is the score that just
+  // failed. The outbox gives the oldest first (lti::ScoreOutbox::list).
   Json list = Json::array();
-  for (const lti::OutboxEntry& entry : *entries) {
+  for (auto listed = entries->rbegin(); listed != entries->rend(); ++listed) {
+    if (list.size() == limits::kMaxPassbackListed) break;
+    const lti::OutboxEntry& entry = *listed;
     Json item = Json::object();
     item["id"] = entry.id;
     item["submission_id"] = entry.submission_id.empty() ? Json() : Json(entry.submission_id);

@@ -107,7 +107,8 @@ class LtiService {
               Clock::time_point time);
 
   // The bodies of the staff routes GET /v1/passback?status=… ({"passback": [{"id",
-  // "submission_id", "status", "attempts", "last_status", "last_error"}…]}) and POST
+  // "submission_id", "status", "attempts", "last_status", "last_error"}…]}, newest first, at
+  // most limits::kMaxPassbackListed, with or without a store) and POST
   // /v1/passback/{id}/retry (true: requeued, 202; false: no failed entry with that id, 404).
   // The router answers them for staff keys (§7); an unknown status is a 400.
   Result<std::string> passback_list(std::string_view status);
