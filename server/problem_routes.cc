@@ -108,13 +108,12 @@ Routed Router::answer_put(std::string_view id, const Request& request) const {
   Result<PutOutcome> put = service_.problems->put(id, request.body());
   if (!put) return {error_answer(request, put.error()), problem_id, std::nullopt};
   if (!put->defects.empty()) {
-    Json body = error_to_json({ErrorCode::kInvalidProblem,
-                               "the problem file is not valid; nothing was written. Fix each "
-                               "defect and send it again",
-                               ""});
-    body["defects"] = defects_json(put->defects);
-    return {json_answer(request, http::status::unprocessable_entity,
-                        body.dump(-1, ' ', false, Json::error_handler_t::replace)),
+    return {error_answer(request,
+                         {ErrorCode::kInvalidProblem,
+                          "the problem file is not valid; nothing was written. Fix each defect "
+                          "and send it again",
+                          ""},
+                         Json{{"defects", defects_json(put->defects)}}),
             problem_id, std::nullopt};
   }
   const std::shared_ptr<const CatalogSnapshot> snapshot = service_.problems->current();
