@@ -90,11 +90,6 @@ std::optional<Error> unless_json_body(const Request& request) {
   return Error{ErrorCode::kUnsupportedMediaType, message, ""};
 }
 
-Router::Router(const ProblemSet& problems)
-    : owned_catalog_(std::make_unique<ProblemCatalog>(problems)),
-      owned_service_{owned_catalog_.get()},
-      service_(owned_service_) {}
-
 Router::Router(const Service& service) : service_(service) {}
 
 Routed Router::route(const Request& request) const {

@@ -63,8 +63,6 @@ std::optional<Error> unless_json_body(const Request& request);
 
 class Router {
  public:
-  // Part 1: these problems, open grading, no keys (tests, and `--store none` alike).
-  explicit Router(const ProblemSet& problems);
   // `service` and what it points to must outlive the router.
   explicit Router(const Service& service);
 
@@ -138,8 +136,6 @@ class Router {
                                                 store::TimeMs now) const;
   Routed answer_validate(const Request& request) const;
 
-  std::unique_ptr<ProblemCatalog> owned_catalog_;  // the Part 1 constructor's
-  Service owned_service_;
   const Service& service_;
 };
 
