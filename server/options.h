@@ -16,17 +16,12 @@
 
 #include "headgrader/limits.h"
 #include "headgrader/result.h"
+#include "rate_limit.h"
 
 namespace headgrader::server {
 
-// --rate-limit N/PERIOD: at most `count` gradings per (student, problem) in any `period`.
-struct RateLimit {
-  std::int64_t count = 0;
-  std::chrono::milliseconds period{0};
-  std::string text;  // as given, e.g. "30/1h", for messages
-};
-
-// "30/1h", "5/10m", "100/1d", "2/30s": N ≥ 1, then a whole number of s, m, h or d.
+// --rate-limit N/PERIOD (rate_limit.h): "30/1h", "5/10m", "100/1d", "2/30s": N ≥ 1, then a
+// whole number of s, m, h or d.
 Result<RateLimit> parse_rate_limit(std::string_view text);
 
 struct ServerOptions {
