@@ -80,6 +80,16 @@ void write_all(int fd, std::string_view text) {
 
 }  // namespace
 
+void stderr_line(const std::string& line) {
+  const std::string text = line + "\n";
+  std::size_t written = 0;
+  while (written < text.size()) {
+    const ssize_t n = ::write(STDERR_FILENO, text.data() + written, text.size() - written);
+    if (n <= 0) return;
+    written += static_cast<std::size_t>(n);
+  }
+}
+
 std::string rfc3339_millis(std::chrono::system_clock::time_point time) {
   std::array<char, 32> text;
   return std::string(format_time(time, text));

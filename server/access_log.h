@@ -21,6 +21,10 @@
 
 namespace headgrader::server {
 
+// Writes `line` and a newline to stderr in one write(2), so that lines from several threads
+// (and the access log's) do not interleave.
+void stderr_line(const std::string& line);
+
 // "2026-12-01T09:48:34.123Z": UTC, RFC 3339 with milliseconds, as the log's `time` (and §8's
 // record `time`, §9's `loaded_at`).
 std::string rfc3339_millis(std::chrono::system_clock::time_point time);

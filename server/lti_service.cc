@@ -1,7 +1,5 @@
 #include "lti_service.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cctype>
 
@@ -100,16 +98,6 @@ Error launched_identity_refusal() {
           "from the LMS, and only the launch itself may name that student; send another name, "
           "or open the problem from the LMS",
           "student"};
-}
-
-void stderr_line(const std::string& line) {
-  const std::string text = line + "\n";
-  std::size_t written = 0;
-  while (written < text.size()) {
-    const ssize_t n = ::write(STDERR_FILENO, text.data() + written, text.size() - written);
-    if (n <= 0) return;
-    written += static_cast<std::size_t>(n);
-  }
 }
 
 Result<std::unique_ptr<LtiService>> LtiService::open(const LtiOptions& options,

@@ -49,10 +49,6 @@ bool names_launched_student(const LtiService* lti, std::string_view student);
 // The 403 for such a body, naming the field `student`.
 Error launched_identity_refusal();
 
-// Writes `line` and a newline to stderr in one write(2), so that lines from several threads
-// (and the access log's) do not interleave.
-void stderr_line(const std::string& line);
-
 class LtiService {
  public:
   // Loads the --lti file and its key; an Error names what is wrong (the server then stops).
