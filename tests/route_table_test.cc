@@ -63,6 +63,13 @@ TEST(RouteTable, EachPatternMatchesItsOwnRowAndEveryMethodHasAHandler) {
   }
 }
 
+TEST(RouteTable, AStarTakesTheRestOfThePathButNotItsAbsence) {
+  EXPECT_EQ(match_path("/static/app.js", false).row->pattern, "/static/*");
+  EXPECT_EQ(match_path("/static/a/b.js", false).row->pattern, "/static/*");
+  EXPECT_EQ(match_path("/static/", false).row->pattern, "/static/*");
+  EXPECT_EQ(match_path("/static", false).row, nullptr);
+}
+
 TEST(RouteTable, TheLtiRowsExistOnlyWithLti) {
   EXPECT_NE(match_path("/lti/launch", true).row, nullptr);
   EXPECT_EQ(match_path("/lti/launch", false).row, nullptr);

@@ -66,12 +66,13 @@ bool is_parameter(std::string_view segment) {
   return segment.size() > 2 && segment.front() == '{' && segment.back() == '}';
 }
 
-// Whether the decoded `segments` fit `pattern`; its parameter, if any, into `id`.
+// Whether the decoded `segments` fit `pattern`; its parameter, if any, into `id`. A last "*"
+// takes one segment or more, empty included: "/static/" is the page's, "/static" nothing.
 bool fits(std::string_view pattern, const std::vector<std::string>& segments, std::string& id) {
   const std::vector<std::string_view> expected = split(pattern);
   for (std::size_t i = 0; i < expected.size(); ++i) {
-    if (expected[i] == "*" && i + 1 == expected.size()) return true;
     if (i >= segments.size()) return false;
+    if (expected[i] == "*" && i + 1 == expected.size()) return true;
     if (is_parameter(expected[i])) {
       if (segments[i].empty()) return false;
       id = segments[i];
