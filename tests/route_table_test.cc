@@ -1,4 +1,4 @@
-// The one route table (server/route_table.h): each row is what docs/openapi.json describes,
+// The one route table (server/routes/route_table.h): each row is what docs/openapi.json describes,
 // every path it names matches its own row, and the 404 lists the routes that exist.
 #include "route_table.h"
 

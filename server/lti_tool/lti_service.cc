@@ -20,7 +20,7 @@ namespace headgrader::server {
 namespace {
 
 // Where the picker page posts the choice: the deep-link route of the route table
-// (server/route_table.cc).
+// (server/routes/route_table.cc).
 constexpr std::string_view kDeepLinkPath = "/lti/deep-link";
 
 std::string_view query_of(std::string_view target) {

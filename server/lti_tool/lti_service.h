@@ -2,7 +2,7 @@
 // /lti/deep-link and /.well-known/jwks.json, the student token's authority over gradings of its
 // problem, and the score passback of each such grading. The checks themselves live in lti/;
 // this is the wiring, with the single-use values, the student tokens and the outbox behind
-// lti/'s interfaces: in the submission record's store (server/lti_store_adapter.h), or in
+// lti/'s interfaces: in the submission record's store (server/lti_tool/lti_store_adapter.h), or in
 // memory with --store none (lost when the server stops, and not shared between servers).
 // Thread-safety: every method may be called from any thread.
 #pragma once
@@ -62,7 +62,7 @@ class LtiService {
   ~LtiService();
 
   // The answers of the LTI routes, whose paths and methods the router has checked
-  // (server/route_table.h): GET or POST /lti/login, POST /lti/launch, POST /lti/deep-link,
+  // (server/routes/route_table.h): GET or POST /lti/login, POST /lti/launch, POST /lti/deep-link,
   // GET /.well-known/jwks.json.
   Response login(const Request& request);
   // launch() never waits on a platform: a launch whose key is not already held fresh (a

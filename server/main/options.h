@@ -52,7 +52,7 @@ struct ServerOptions {
   std::optional<RateLimit> rate_limit;
   // LTI 1.3 (API.md §11): --lti FILE (env HEADGRADER_LTI), --lti-allow-http (platform URLs
   // may be http://, for tests), and the hidden test flags --lti-keyset-refetch-ms N and
-  // --lti-backoff-ms N (server/lti_service.h).
+  // --lti-backoff-ms N (server/lti_tool/lti_service.h).
   std::filesystem::path lti;
   bool lti_allow_http = false;
   std::chrono::milliseconds lti_keyset_refetch = limits::kLtiKeysetRefetchInterval;

@@ -93,7 +93,7 @@ std::span<const RouteRow> route_table() {
   static const std::vector<RouteRow> kRows = {
       {.pattern = "/healthz", .methods = read(kAnyone, &R::on_health)},
       {.pattern = "/v1/openapi.json", .methods = read(kAnyone, &R::on_openapi)},
-      // The student page and its files (API.md §10; server/static_files.h).
+      // The student page and its files (API.md §10; server/http/static_files.h).
       {.pattern = "/",
        .methods = read(kAnyone, &R::on_page),
        .names = kPageFile,
@@ -139,7 +139,7 @@ std::span<const RouteRow> route_table() {
       {.pattern = "/v1/submissions", .methods = read(kStaff, &R::on_submissions)},
       {.pattern = "/v1/submissions.csv", .methods = read(kStaff, &R::on_submissions_csv)},
       {.pattern = "/v1/submissions/{sid}", .methods = read(kStaff, &R::on_submission)},
-      // The LTI tool (API.md §11; server/lti_service.h).
+      // The LTI tool (API.md §11; server/lti_tool/lti_service.h).
       {.pattern = "/lti/login",
        .methods = {{http::verb::get, kAnyone, &R::on_lti_login},
                    {http::verb::head, kAnyone, &R::on_lti_login},
