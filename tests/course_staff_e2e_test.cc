@@ -342,8 +342,8 @@ std::size_t threads_at_nice(pid_t pid, int nice) {
 // about half a second of a core (at length 20, then 22, the prefix walk of issue 23 made it
 // too quick to show anything). Two validations at once held both of the server's io threads
 // (and so /healthz) that long; they run on the long-grading threads now, at a lower priority
-// than the io threads (server/background_priority.h). Health is judged against the proofs'
-// own time, not a fixed figure: with the io threads held, a probe waits for a whole proof;
+// than the io threads (server/transport/background_priority.h). Health is judged against the
+// proofs' own time, not a fixed figure: with the io threads held, a probe waits for a whole proof;
 // with them free, for a small part of one even on a loaded two-core VM (CI once saw 318 ms
 // against a 100 ms bound at equal priority, with another test beside it).
 TEST_F(KeyedServer, ValidatingProblemsThatTakeSecondsToProveLeavesHealthAnswered) {

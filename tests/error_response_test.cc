@@ -91,6 +91,18 @@ TEST(ErrorResponse, BodyHasCodeMessageAndFieldOrNull) {
             R"({"error":{"code":"not_found","message":"no such path","field":null}})");
 }
 
+TEST(ErrorResponse, MembersBesideTheErrorComeAfterItAndTheStatusIsTheCodes) {
+  Request request{http::verb::put, "/v1/problems/x", 10};
+  const Response response =
+      error_answer(request, {ErrorCode::kInvalidProblem, "fix it", ""},
+                   Json{{"defects", Json::array({{{"field", "id"}, {"message", "m"}}})}});
+  EXPECT_EQ(response.result(), http::status::unprocessable_entity);
+  EXPECT_EQ(response.version(), 10u);
+  EXPECT_EQ(response.body(),
+            R"({"error":{"code":"invalid_problem","message":"fix it","field":null},)"
+            R"("defects":[{"field":"id","message":"m"}]})");
+}
+
 TEST(ContentType, IsJsonOnlyForApplicationJson) {
   EXPECT_TRUE(is_json_content_type("application/json"));
   EXPECT_TRUE(is_json_content_type("application/json; charset=utf-8"));

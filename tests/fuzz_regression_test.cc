@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "harnesses.h"
+#include "part1_router.h"
 
 namespace headgrader::fuzz {
 namespace {
@@ -60,8 +61,8 @@ void replay(const std::string& harness, Harness run) {
 const ProblemSet& problems() { return bundled_problems(HEADGRADER_SOURCE_DIR "/problems"); }
 
 TEST(FuzzRegressions, HttpRequestInputs) {
-  const server::Router router(problems());
-  replay("http_request", [&](std::string_view bytes) { http_request(router, bytes); });
+  const testing::Part1Router part1(problems());
+  replay("http_request", [&](std::string_view bytes) { http_request(part1.router(), bytes); });
 }
 
 TEST(FuzzRegressions, SubmissionInputs) {

@@ -1,4 +1,4 @@
-// server/keys_at_cap.h: an lms key counted at its cap is refused until its window has room,
+// server/access/keys_at_cap.h: an lms key counted at its cap is refused until its window has room,
 // then counted again; one key's hold is not another's.
 #include "keys_at_cap.h"
 

@@ -16,6 +16,7 @@
 #include "headgrader/limits.h"
 #include "headgrader/report.h"
 #include "headgrader/submission.h"
+#include "part1_router.h"
 #include "router.h"
 #include "server_harness.h"
 #include "test_support.h"
@@ -77,7 +78,8 @@ TEST(LongGradings, OnlyAGradingStringByStringOverTheCostLimitCountsAsLong) {
   static_assert(limits::kLongGradingCost >= (10u * (1u << 12) + 2) * 66 &&
                 limits::kLongGradingCost < (11u * (1u << 13) + 2) * 66);
   EXPECT_EQ(grading_cost(*problems.find("counts-20")), 0u);
-  const Router router(problems);
+  const testing::Part1Router part1(problems);
+  const Router& router = part1.router();
 
   // Long: checked here, graded later (Routed::rest), with the same answer.
   const Request long_one = grade_request("position-12");
@@ -165,7 +167,8 @@ TEST(LongGradings, AnAnswerOverTheNumbersLimitIsFinishedElsewhereWithTheSameByte
   write_problem(dir, long_examples_problem("wide-20", 20));
   auto loaded = ProblemSet::load(dir);
   ASSERT_TRUE(std::holds_alternative<ProblemSet>(loaded));
-  const Router router(std::get<ProblemSet>(loaded));
+  const testing::Part1Router part1(std::get<ProblemSet>(loaded));
+  const Router& router = part1.router();
   const Problem& problem = *std::get<ProblemSet>(loaded).find("wide-20");
 
   // 100 failures of length 20: about 146 000 numbers, so the rest waits for another thread.

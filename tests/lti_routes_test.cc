@@ -115,6 +115,35 @@ TEST_F(LtiRoutes, EachRouteAnswersItsMethodsOnly) {
   EXPECT_EQ(get("/.well-known/jwks.json").result(), http::status::ok);
 }
 
+TEST_F(LtiRoutes, A405NamesTheMethodsAsEveryOtherRouteDoes) {
+  // Seen failing before: the LTI routes kept their own table, with "use GET, HEAD" and an
+  // Allow without the HEAD the login answers.
+  const Response jwks = get("/.well-known/jwks.json", http::verb::post);
+  EXPECT_EQ(jwks[http::field::allow], "GET, HEAD");
+  EXPECT_EQ(Json::parse(jwks.body())["error"]["message"], "POST is not allowed here; use GET");
+  const Response login = get("/lti/login", http::verb::put);
+  EXPECT_EQ(login.result(), http::status::method_not_allowed);
+  EXPECT_EQ(login[http::field::allow], "GET, HEAD, POST");
+  EXPECT_EQ(Json::parse(login.body())["error"]["message"],
+            "PUT is not allowed here; use GET or POST");
+}
+
+TEST_F(LtiRoutes, AnAbsoluteFormTargetIsAnsweredAsItsPathIs) {
+  // RFC 9112 §3.2.2. Seen failing before: 404, the LTI routes compared the target itself.
+  for (const char* target : {"/lti/launch", "http://grader.example.edu/lti/launch",
+                             "HTTPS://grader.example.edu/lti/launch"}) {
+    SCOPED_TRACE(target);
+    Request request{http::verb::post, target, 11};
+    request.set(http::field::content_type, "application/x-www-form-urlencoded");
+    request.body() = "id_token=x.y.z";
+    request.prepare_payload();
+    const Response response = router_->route(request).response;
+    EXPECT_EQ(response.result(), http::status::unauthorized);
+    EXPECT_NE(response.body().find("<code id=\"lti-check\">state</code>"), std::string::npos);
+  }
+  EXPECT_EQ(get("http://grader.example.edu/.well-known/jwks.json").result(), http::status::ok);
+}
+
 TEST_F(LtiRoutes, ALaunchWithoutAStateIsRefusedBeforeItsTokenIsRead) {
   Request request{http::verb::post, "/lti/launch", 11};
   request.set(http::field::content_type, "application/x-www-form-urlencoded");

@@ -1,5 +1,5 @@
 // The server's flags (API.md §6 and the Part 2 flags): defaults, both spellings, and a
-// message naming the flag for every bad value (server/options.cc).
+// message naming the flag for every bad value (server/main/options.cc).
 #include "options.h"
 
 #include <gtest/gtest.h>

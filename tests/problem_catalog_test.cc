@@ -1,6 +1,6 @@
-// ProblemCatalog's one place for a problem's file (server/problem_catalog.h): FOLDER/ID.json
-// for a problem id and nothing else, so PUT and DELETE cannot reach outside the folder even
-// if a caller passes an id the router would have refused.
+// ProblemCatalog's one place for a problem's file (server/catalog/problem_catalog.h):
+// FOLDER/ID.json for a problem id and nothing else, so PUT and DELETE cannot reach outside the
+// folder even if a caller passes an id the router would have refused.
 #include "problem_catalog.h"
 
 #include <gtest/gtest.h>

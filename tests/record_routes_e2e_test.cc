@@ -345,7 +345,7 @@ TEST_P(RecordRoutes, IdempotencyKeysAreScopedToTheKeyAndLmsKeysAreCapped) {
   EXPECT_EQ(code_of(last), "rate_limited");
   EXPECT_NE(last.body().find("100 gradings"), std::string::npos) << last.body();
   EXPECT_FALSE(last[http::field::retry_after].empty());
-  // Held at its cap (server/keys_at_cap.h): refused again, at once, with its window's time.
+  // Held at its cap (server/access/keys_at_cap.h): refused again, at once, with its window's time.
   const HttpResponse again = grade(port, kWrongKey);
   EXPECT_EQ(again.result(), http::status::too_many_requests);
   EXPECT_NE(again.body().find("100 gradings"), std::string::npos) << again.body();

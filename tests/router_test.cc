@@ -13,6 +13,7 @@
 #include "headgrader/grade.h"
 #include "headgrader/report.h"
 #include "headgrader/submission.h"
+#include "part1_router.h"
 #include "test_support.h"
 
 namespace headgrader::server {
@@ -22,8 +23,8 @@ using testing::bundled_problems;
 using testing::kHandoutSolution;
 
 const Router& router() {
-  static const Router router(bundled_problems());
-  return router;
+  static const testing::Part1Router part1(bundled_problems());
+  return part1.router();
 }
 
 Request make_request(http::verb method, std::string target, std::string body = "",

@@ -30,6 +30,7 @@
 #include "headgrader/report.h"
 #include "headgrader/submission.h"
 #include "listener.h"
+#include "part1_router.h"
 #include "server_harness.h"
 #include "test_support.h"
 
@@ -510,7 +511,8 @@ TEST(ListenerCap, ConnectionOverTheCapGets503AndClose) {
   ASSERT_EQ(pipe(log_pipe), 0);
   std::optional<AccessLog> access_log(std::in_place, log_pipe[1]);
   net::io_context ioc;
-  const Router router(bundled_problems());
+  const testing::Part1Router part1(bundled_problems());
+  const Router& router = part1.router();
   auto opened = Listener::open(ioc, {net::ip::address_v4::loopback(), 0}, router, *access_log, 2);
   ASSERT_TRUE(opened.ok()) << opened.error().message;
   auto listener = opened.value();

@@ -1,5 +1,5 @@
-// The staff routes of API.md §8 (server/staff_routes.h) over a real SQLite store filled by real
-// gradings: the JSON list and its cursor, the CSV parsed back as RFC 4180, one whole record,
+// The staff routes of API.md §8 (server/routes/staff_routes.h) over a real SQLite store filled by
+// real gradings: the JSON list and its cursor, the CSV parsed back as RFC 4180, one whole record,
 // stats counted by hand, and a regrade after the problem changed.
 #include "staff_routes.h"
 

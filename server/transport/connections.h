@@ -21,7 +21,14 @@
 
 namespace headgrader::server {
 
-class Session;
+// What Connections holds of a connection: a way to close it. Session (session.h) is one, and
+// this file needs nothing else of it.
+class Connection {
+ public:
+  virtual ~Connection() = default;
+  // Closes the connection; may be called from any thread.
+  virtual void shutdown() = 0;
+};
 
 class Connections {
  public:
@@ -30,16 +37,16 @@ class Connections {
 
   // Admits `session`, from `address`, closing an idle connection to make room when needed;
   // the error (too_many_connections) when there is no room.
-  std::optional<Error> add(const std::shared_ptr<Session>& session,
+  std::optional<Error> add(const std::shared_ptr<Connection>& session,
                            const boost::asio::ip::address& address);
-  void remove(const Session* session);
+  void remove(const Connection* session);
   // Whether `session` waits between requests (keep-alive) and may be closed to make room.
-  void set_idle(const Session* session, bool idle);
+  void set_idle(const Connection* session, bool idle);
   // Connections open, those closed to make room but not yet gone included.
   std::size_t size() const;
   std::size_t capacity() const { return capacity_; }
   std::size_t per_address() const { return per_address_; }
-  // Session::shutdown() on every open connection.
+  // Connection::shutdown() on every open connection.
   void shutdown_all();
   // The answers written to clients that have not taken them yet.
   AnswerBudget& answers() { return answers_; }
@@ -47,7 +54,7 @@ class Connections {
  private:
   using Clock = std::chrono::steady_clock;
   struct Entry {
-    std::weak_ptr<Session> session;
+    std::weak_ptr<Connection> session;
     boost::asio::ip::address address;
     std::optional<Clock::time_point> idle_since;  // set while waiting between requests
     bool evicted = false;                         // closed to make room; no longer counted
@@ -62,7 +69,7 @@ class Connections {
   const std::size_t per_address_;
   AnswerBudget answers_;
   mutable std::mutex mutex_;
-  std::unordered_map<const Session*, Entry> sessions_;
+  std::unordered_map<const Connection*, Entry> sessions_;
   std::map<boost::asio::ip::address, std::size_t> per_address_count_;  // not evicted
   std::size_t counted_ = 0;                                            // not evicted
 };

@@ -2,7 +2,7 @@
 // /lti/deep-link and /.well-known/jwks.json, the student token's authority over gradings of its
 // problem, and the score passback of each such grading. The checks themselves live in lti/;
 // this is the wiring, with the single-use values, the student tokens and the outbox behind
-// lti/'s interfaces: in the submission record's store (server/lti_store_adapter.h), or in
+// lti/'s interfaces: in the submission record's store (server/lti_tool/lti_store_adapter.h), or in
 // memory with --store none (lost when the server stops, and not shared between servers).
 // Thread-safety: every method may be called from any thread.
 #pragma once
@@ -49,10 +49,6 @@ bool names_launched_student(const LtiService* lti, std::string_view student);
 // The 403 for such a body, naming the field `student`.
 Error launched_identity_refusal();
 
-// Writes `line` and a newline to stderr in one write(2), so that lines from several threads
-// (and the access log's) do not interleave.
-void stderr_line(const std::string& line);
-
 class LtiService {
  public:
   // Loads the --lti file and its key; an Error names what is wrong (the server then stops).
@@ -65,15 +61,20 @@ class LtiService {
                                                   std::function<void(const std::string&)> log);
   ~LtiService();
 
-  // The answer when `request` is for an LTI route, else nullopt.
-  std::optional<Response> route(const Request& request);
-  // route() never waits on a platform: a launch whose key is not already held fresh (a
+  // The answers of the LTI routes, whose paths and methods the router has checked
+  // (server/routes/route_table.h): GET or POST /lti/login, POST /lti/launch, POST /lti/deep-link,
+  // GET /.well-known/jwks.json.
+  Response login(const Request& request);
+  // launch() never waits on a platform: a launch whose key is not already held fresh (a
   // rotation, the hourly refetch, a made-up kid, which anyone can send) would have to fetch
   // the keyset, which a slow or hanging platform makes take up to limits::kLtiFetchTimeout.
   // For such a launch waits_on_platform() is true, and the router answers it with
   // launch_fetching() off the io threads (Routed::rest) instead.
-  bool waits_on_platform(const Request& request) const;
+  Response launch(const Request& request);
+  bool waits_on_platform(const Request& launch_request) const;
   Response launch_fetching(const Request& request);
+  Response deep_link(const Request& request);
+  Response jwks(const Request& request) const;
 
   // The student tokens of launches, for authenticate() (auth.h): a grant names the student
   // (ISSUER#sub), the problem and the launch (token_hash of the token). Deep-linking tokens
@@ -102,7 +103,8 @@ class LtiService {
               Clock::time_point time);
 
   // The bodies of the staff routes GET /v1/passback?status=… ({"passback": [{"id",
-  // "submission_id", "status", "attempts", "last_status", "last_error"}…]}) and POST
+  // "submission_id", "status", "attempts", "last_status", "last_error"}…]}, newest first, at
+  // most limits::kMaxPassbackListed, with or without a store) and POST
   // /v1/passback/{id}/retry (true: requeued, 202; false: no failed entry with that id, 404).
   // The router answers them for staff keys (§7); an unknown status is a 400.
   Result<std::string> passback_list(std::string_view status);
@@ -115,11 +117,8 @@ class LtiService {
   LtiService(lti::LtiConfig config, ProblemCatalog& problems, store::SubmissionStore* store,
              const LtiOptions& options, std::function<void(const std::string&)> log);
 
-  Response login(const Request& request);
   // The launch, its key looked up in `keys`.
   Response launch(const Request& request, lti::KeySource& keys);
-  Response deep_link(const Request& request);
-  Response jwks(const Request& request) const;
   Response refused(const Request& request, const Error& error, std::string_view route);
 
   const lti::LtiConfig config_;

@@ -8,8 +8,8 @@
 #include <string>
 #include <utility>
 
+#include "access_log.h"
 #include "headgrader/limits.h"
-#include "lti_service.h"
 #include "session.h"
 
 namespace headgrader::server {

@@ -16,17 +16,12 @@
 
 #include "headgrader/limits.h"
 #include "headgrader/result.h"
+#include "rate_limit.h"
 
 namespace headgrader::server {
 
-// --rate-limit N/PERIOD: at most `count` gradings per (student, problem) in any `period`.
-struct RateLimit {
-  std::int64_t count = 0;
-  std::chrono::milliseconds period{0};
-  std::string text;  // as given, e.g. "30/1h", for messages
-};
-
-// "30/1h", "5/10m", "100/1d", "2/30s": N ≥ 1, then a whole number of s, m, h or d.
+// --rate-limit N/PERIOD (rate_limit.h): "30/1h", "5/10m", "100/1d", "2/30s": N ≥ 1, then a
+// whole number of s, m, h or d.
 Result<RateLimit> parse_rate_limit(std::string_view text);
 
 struct ServerOptions {
@@ -57,7 +52,7 @@ struct ServerOptions {
   std::optional<RateLimit> rate_limit;
   // LTI 1.3 (API.md §11): --lti FILE (env HEADGRADER_LTI), --lti-allow-http (platform URLs
   // may be http://, for tests), and the hidden test flags --lti-keyset-refetch-ms N and
-  // --lti-backoff-ms N (server/lti_service.h).
+  // --lti-backoff-ms N (server/lti_tool/lti_service.h).
   std::filesystem::path lti;
   bool lti_allow_http = false;
   std::chrono::milliseconds lti_keyset_refetch = limits::kLtiKeysetRefetchInterval;

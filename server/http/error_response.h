@@ -5,6 +5,7 @@
 #pragma once
 
 #include <boost/beast/http.hpp>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 
@@ -33,5 +34,9 @@ Response error_response(const Error& error, unsigned version, bool keep_alive);
 // The same, as the answer to `request` (its version and keep-alive).
 Response json_answer(const Request& request, http::status status, std::string body);
 Response error_answer(const Request& request, const Error& error);
+// The same with more members after "error", which tell the sender what to fix (a problem
+// file's "defects": API.md §9). `beside` is a headgrader::Json (headgrader/report.h).
+Response error_answer(const Request& request, const Error& error,
+                      const nlohmann::ordered_json& beside);
 
 }  // namespace headgrader::server

@@ -1,4 +1,4 @@
-#include "service.h"
+#include "key_source.h"
 
 namespace headgrader::server {
 

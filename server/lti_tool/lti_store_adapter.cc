@@ -171,8 +171,11 @@ Result<std::vector<lti::OutboxEntry>> StoreScoreOutbox::list(std::string_view st
       store_.list_passbacks(status.empty() ? std::nullopt : store::parse_passback_status(status),
                             static_cast<int>(limits::kMaxPassbackListed));
   if (!items) return items.error();
+  // The store gives the newest first; ScoreOutbox::list promises the oldest first.
   std::vector<lti::OutboxEntry> entries;
-  for (const store::PassbackItem& item : *items) entries.push_back(entry_of(item));
+  for (auto item = items->rbegin(); item != items->rend(); ++item) {
+    entries.push_back(entry_of(*item));
+  }
   return entries;
 }
 

@@ -4,14 +4,16 @@
 #pragma once
 
 #include <exception>
+#include <optional>
 
 #include "error_response.h"
-#include "router.h"
 
 namespace headgrader::server {
 
+// What `work` gives (a Routed, router.h), or the 500 answer if it throws. The type is
+// work's, so that this header needs nothing of the router that uses it.
 template <class Work>
-Routed guarded(const Request& request, Work&& work) {
+auto guarded(const Request& request, Work&& work) -> decltype(work()) {
   try {
     return work();
   } catch (const std::exception&) {

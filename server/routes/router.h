@@ -16,6 +16,7 @@
 #include "body_stream.h"
 #include "error_response.h"
 #include "headgrader/problem.h"
+#include "route_table.h"
 #include "service.h"
 
 namespace headgrader::server {
@@ -43,6 +44,10 @@ struct Routed {
   std::shared_ptr<BodyStream> stream = nullptr;
 };
 
+// Work that may take seconds, left to the caller (Routed::rest), which runs it off the io
+// threads; an exception it throws becomes the 500 answer (answer_guard.h).
+Routed later(std::function<Routed(const Request&)> work);
+
 // The answer to HEAD: the same headers, Content-Length that of the body a GET would get,
 // and no body (RFC 9110 §9.3.2), errors included.
 Response headers_only(Response response);
@@ -58,8 +63,6 @@ std::optional<Error> unless_json_body(const Request& request);
 
 class Router {
  public:
-  // Part 1: these problems, open grading, no keys (tests, and `--store none` alike).
-  explicit Router(const ProblemSet& problems);
   // `service` and what it points to must outlive the router.
   explicit Router(const Service& service);
 
@@ -76,8 +79,38 @@ class Router {
 
  private:
   struct GradeJob;
+  // The table names the handlers below.
+  friend std::span<const RouteRow> route_table();
 
   Routed route_unguarded(const Request& request) const;
+
+  // The handlers of route_table(), one per route and method (HEAD goes with GET).
+  Routed on_health(const RouteCall& call) const;
+  Routed on_openapi(const RouteCall& call) const;
+  Routed on_page(const RouteCall& call) const;
+  Routed on_problems(const RouteCall& call) const;
+  Routed on_problem(const RouteCall& call) const;
+  Routed on_grade(const RouteCall& call) const;
+  Routed on_check_steps(const RouteCall& call) const;
+  // The routes that change what is served and the passback outbox (problem_routes.cc).
+  Routed on_status(const RouteCall& call) const;
+  Routed on_validate(const RouteCall& call) const;
+  Routed on_put(const RouteCall& call) const;
+  Routed on_delete(const RouteCall& call) const;
+  Routed on_passback_list(const RouteCall& call) const;
+  Routed on_passback_retry(const RouteCall& call) const;
+  // The submission record's routes (record_routes.cc).
+  Routed on_submissions(const RouteCall& call) const;
+  Routed on_submissions_csv(const RouteCall& call) const;
+  Routed on_submission(const RouteCall& call) const;
+  Routed on_stats(const RouteCall& call) const;
+  Routed on_regrade(const RouteCall& call) const;
+  // The LTI tool's (lti_routes.cc).
+  Routed on_lti_login(const RouteCall& call) const;
+  Routed on_lti_launch(const RouteCall& call) const;
+  Routed on_lti_deep_link(const RouteCall& call) const;
+  Routed on_lti_jwks(const RouteCall& call) const;
+
   // Checks a grade request, then grades it (finish_grade), or leaves that to Routed::rest.
   Routed answer_grade(const std::shared_ptr<const CatalogSnapshot>& snapshot,
                       const CatalogSnapshot::Entry& entry, const Principal& who,
@@ -103,8 +136,6 @@ class Router {
                                                 store::TimeMs now) const;
   Routed answer_validate(const Request& request) const;
 
-  std::unique_ptr<ProblemCatalog> owned_catalog_;  // the Part 1 constructor's
-  Service owned_service_;
   const Service& service_;
 };
 

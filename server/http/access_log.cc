@@ -40,6 +40,16 @@ void write_all(int fd, std::string_view text) {
 
 }  // namespace
 
+void stderr_line(const std::string& line) {
+  const std::string text = line + "\n";
+  std::size_t written = 0;
+  while (written < text.size()) {
+    const ssize_t n = ::write(STDERR_FILENO, text.data() + written, text.size() - written);
+    if (n <= 0) return;
+    written += static_cast<std::size_t>(n);
+  }
+}
+
 std::string_view logged_path(std::string_view target) { return target.substr(0, target.find('?')); }
 
 std::string format_access_log(const AccessLogEntry& entry) {

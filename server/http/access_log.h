@@ -22,6 +22,10 @@
 
 namespace headgrader::server {
 
+// Writes `line` and a newline to stderr in one write(2), so that lines from several threads
+// (and the access log's) do not interleave.
+void stderr_line(const std::string& line);
+
 struct AccessLogEntry {
   std::chrono::system_clock::time_point time;  // when the request's first byte came
   std::string_view method;                     // empty when the request line did not parse

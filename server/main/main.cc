@@ -10,6 +10,7 @@
 #include <variant>
 #include <vector>
 
+#include "access_log.h"
 #include "headgrader/limits.h"
 #include "headgrader/problem.h"
 #include "lti_service.h"

@@ -4,8 +4,6 @@
 #include <string>
 #include <vector>
 
-#include "session.h"
-
 namespace headgrader::server {
 
 Connections::Connections(std::size_t capacity, std::size_t per_address,
@@ -14,9 +12,9 @@ Connections::Connections(std::size_t capacity, std::size_t per_address,
       per_address_(std::clamp<std::size_t>(per_address, 1, std::max<std::size_t>(capacity, 1))),
       answers_(unsent_answer_budget) {}
 
-std::optional<Error> Connections::add(const std::shared_ptr<Session>& session,
+std::optional<Error> Connections::add(const std::shared_ptr<Connection>& session,
                                       const boost::asio::ip::address& address) {
-  std::shared_ptr<Session> closing;
+  std::shared_ptr<Connection> closing;
   {
     const std::lock_guard lock(mutex_);
     const std::size_t held = per_address_count_[address];
@@ -74,7 +72,7 @@ void Connections::evict(Entry& entry) {
   }
 }
 
-void Connections::remove(const Session* session) {
+void Connections::remove(const Connection* session) {
   const std::lock_guard lock(mutex_);
   const auto it = sessions_.find(session);
   if (it == sessions_.end()) return;
@@ -82,7 +80,7 @@ void Connections::remove(const Session* session) {
   sessions_.erase(it);
 }
 
-void Connections::set_idle(const Session* session, bool idle) {
+void Connections::set_idle(const Connection* session, bool idle) {
   const std::lock_guard lock(mutex_);
   const auto it = sessions_.find(session);
   if (it == sessions_.end() || it->second.evicted) return;
@@ -99,7 +97,7 @@ std::size_t Connections::size() const {
 }
 
 void Connections::shutdown_all() {
-  std::vector<std::shared_ptr<Session>> open;
+  std::vector<std::shared_ptr<Connection>> open;
   {
     const std::lock_guard lock(mutex_);
     for (const auto& [key, entry] : sessions_) {

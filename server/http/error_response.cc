@@ -62,10 +62,16 @@ http::status status_for(ErrorCode code) {
   return http::status::internal_server_error;
 }
 
-std::string error_body(const Error& error) {
-  // A field as sent may hold any bytes; never let a bad one turn an error into a crash.
-  return error_to_json(error).dump(-1, ' ', false, Json::error_handler_t::replace);
+namespace {
+
+// A field as sent may hold any bytes; never let a bad one turn an error into a crash.
+std::string dumped(const Json& body) {
+  return body.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
+
+}  // namespace
+
+std::string error_body(const Error& error) { return dumped(error_to_json(error)); }
 
 Response json_response(http::status status, std::string body, unsigned version, bool keep_alive) {
   Response response{status, version};
@@ -89,6 +95,16 @@ Response json_answer(const Request& request, http::status status, std::string bo
 
 Response error_answer(const Request& request, const Error& error) {
   return error_response(error, request.version(), request.keep_alive());
+}
+
+Response error_answer(const Request& request, const Error& error,
+                      const nlohmann::ordered_json& beside) {
+  Json body = error_to_json(error);
+  for (const auto& [name, value] : beside.items()) body[name] = value;
+  Response response =
+      json_response(status_for(error.code), dumped(body), request.version(), request.keep_alive());
+  if (error.code == ErrorCode::kUnauthorized) response.set(http::field::www_authenticate, "Bearer");
+  return response;
 }
 
 }  // namespace headgrader::server

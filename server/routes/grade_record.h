@@ -16,7 +16,7 @@
 #include "headgrader/grade_request.h"
 #include "headgrader/problem.h"
 #include "keys_at_cap.h"
-#include "options.h"
+#include "rate_limit.h"
 #include "submission_store.h"
 
 namespace headgrader::server {

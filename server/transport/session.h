@@ -50,7 +50,7 @@ struct SessionTimeouts {
   std::chrono::milliseconds idle = limits::kIdleTimeout;  // keep-alive between requests
 };
 
-class Session : public std::enable_shared_from_this<Session> {
+class Session final : public Connection, public std::enable_shared_from_this<Session> {
  public:
   // `socket` should run on its own strand; `router`, `access_log` and `long_gradings` must
   // outlive the session. Without `long_gradings`, every request is answered on the strand.
@@ -67,7 +67,7 @@ class Session : public std::enable_shared_from_this<Session> {
   // Thread-safe. Closes the connection now when it waits between requests with nothing sent
   // (a new connection: after limits::kShutdownFirstRequestWait, unless its request comes);
   // otherwise lets the current request finish, answers it with Connection: close, and closes.
-  void shutdown();
+  void shutdown() override;
 
  private:
   // What the access log line of the current request needs.

@@ -1,7 +1,5 @@
 #include "lti_service.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cctype>
 
@@ -21,12 +19,9 @@
 namespace headgrader::server {
 namespace {
 
-constexpr std::string_view kLoginPath = "/lti/login";
-constexpr std::string_view kLaunchPath = "/lti/launch";
+// Where the picker page posts the choice: the deep-link route of the route table
+// (server/routes/route_table.cc).
 constexpr std::string_view kDeepLinkPath = "/lti/deep-link";
-constexpr std::string_view kJwksPath = "/.well-known/jwks.json";
-
-std::string_view path_of(std::string_view target) { return target.substr(0, target.find('?')); }
 
 std::string_view query_of(std::string_view target) {
   const std::size_t q = target.find('?');
@@ -43,15 +38,6 @@ Response html_response(const Request& request, http::status status, std::string 
   response.keep_alive(request.keep_alive());
   response.body() = std::move(body);
   response.prepare_payload();
-  return response;
-}
-
-Response method_not_allowed(const Request& request, const char* allow) {
-  Response response = error_response(
-      {ErrorCode::kMethodNotAllowed,
-       std::string(request.method_string()) + " is not allowed here; use " + allow, ""},
-      request.version(), request.keep_alive());
-  response.set(http::field::allow, allow);
   return response;
 }
 
@@ -114,16 +100,6 @@ Error launched_identity_refusal() {
           "student"};
 }
 
-void stderr_line(const std::string& line) {
-  const std::string text = line + "\n";
-  std::size_t written = 0;
-  while (written < text.size()) {
-    const ssize_t n = ::write(STDERR_FILENO, text.data() + written, text.size() - written);
-    if (n <= 0) return;
-    written += static_cast<std::size_t>(n);
-  }
-}
-
 Result<std::unique_ptr<LtiService>> LtiService::open(const LtiOptions& options,
                                                      ProblemCatalog& problems,
                                                      store::SubmissionStore* store,
@@ -159,25 +135,9 @@ LtiService::LtiService(lti::LtiConfig config, ProblemCatalog& problems,
 
 LtiService::~LtiService() = default;
 
-std::optional<Response> LtiService::route(const Request& request) {
-  const std::string_view path = path_of(request.target());
-  const bool get = request.method() == http::verb::get || request.method() == http::verb::head;
-  const bool post = request.method() == http::verb::post;
-  if (path == kJwksPath) return get ? jwks(request) : method_not_allowed(request, "GET, HEAD");
-  if (path == kLoginPath) {
-    return get || post ? login(request) : method_not_allowed(request, "GET, POST");
-  }
-  if (path == kLaunchPath) {
-    return post ? launch(request, held_keys_) : method_not_allowed(request, "POST");
-  }
-  if (path == kDeepLinkPath) return post ? deep_link(request) : method_not_allowed(request, "POST");
-  return std::nullopt;
-}
+Response LtiService::launch(const Request& request) { return launch(request, held_keys_); }
 
 bool LtiService::waits_on_platform(const Request& request) const {
-  if (path_of(request.target()) != kLaunchPath || request.method() != http::verb::post) {
-    return false;
-  }
   const std::optional<FormFields> fields =
       is_form(request) ? parse_form(request.body()) : std::nullopt;
   const auto id_token = fields ? fields->find("id_token") : FormFields::const_iterator();
@@ -397,8 +357,12 @@ Result<std::string> LtiService::passback_list(std::string_view status) {
   }
   Result<std::vector<lti::OutboxEntry>> entries = outbox_->list(status);
   if (!entries) return entries.error();
+  // Newest first, with or without a store: what staff look for is the score that just
+  // failed. The outbox gives the oldest first (lti::ScoreOutbox::list).
   Json list = Json::array();
-  for (const lti::OutboxEntry& entry : *entries) {
+  for (auto listed = entries->rbegin(); listed != entries->rend(); ++listed) {
+    if (list.size() == limits::kMaxPassbackListed) break;
+    const lti::OutboxEntry& entry = *listed;
     Json item = Json::object();
     item["id"] = entry.id;
     item["submission_id"] = entry.submission_id.empty() ? Json() : Json(entry.submission_id);
