@@ -29,7 +29,36 @@ struct Sample {
   std::vector<double> expected, embedded;
 };
 
-Sample sample_of(const Problem& p, const TokenString& s) {
+// Each feature's largest size over the embeddings a string can hold (1 for a feature that is
+// always 0). The search trains in features divided by it, so that a position feature of i²
+// and a letter feature of 1 start on one footing; a head is multiplied back before grading.
+std::vector<double> feature_scales(const Problem& p) {
+  std::vector<double> scales(static_cast<std::size_t>(p.head.W_E.rows()), 0);
+  for (Eigen::Index f = 0; f < p.head.W_E.rows(); ++f) {
+    double largest = 0;
+    for (Eigen::Index t = 0; t < p.head.W_E.cols(); ++t) {
+      for (int i = 0; i < (p.head.W_P ? p.strings.max_length : 1); ++i) {
+        const double x = p.head.W_E(f, t) + (p.head.W_P ? (*p.head.W_P)(f, i) : 0.0);
+        largest = std::max(largest, std::abs(x));
+      }
+    }
+    scales[static_cast<std::size_t>(f)] = largest > 0 ? largest : 1;
+  }
+  return scales;
+}
+
+// `head` with each column f multiplied (or, `back`, divided) by scales[f].
+HeadWeights rescaled(HeadWeights head, const std::vector<double>& scales, bool back) {
+  for (Matrix* m : {&head.W_q, &head.W_k, &head.W_V}) {
+    for (Eigen::Index f = 0; f < m->cols(); ++f) {
+      const double s = scales[static_cast<std::size_t>(f)];
+      m->col(f) = back ? Eigen::VectorXd(m->col(f) / s) : Eigen::VectorXd(m->col(f) * s);
+    }
+  }
+  return head;
+}
+
+Sample sample_of(const Problem& p, const TokenString& s, const std::vector<double>& scales) {
   Sample out{s, {}, {}};
   const Matrix e = expected_output(p, s);
   const auto L = static_cast<Eigen::Index>(s.size());
@@ -38,7 +67,7 @@ Sample sample_of(const Problem& p, const TokenString& s) {
     for (Eigen::Index f = 0; f < p.head.W_E.rows(); ++f) {
       double x = p.head.W_E(f, s[static_cast<std::size_t>(i)]);
       if (p.head.W_P) x += (*p.head.W_P)(f, i);
-      out.embedded.push_back(x);
+      out.embedded.push_back(x / scales[static_cast<std::size_t>(f)]);
     }
   }
   return out;
@@ -232,7 +261,8 @@ SearchOutcome search_head(const Problem& p, int n_q,
     if (submitted(p, name)) params.names.push_back(name);
   }
   std::vector<Sample> start;
-  for (const TokenString& s : start_strings(p)) start.push_back(sample_of(p, s));
+  const std::vector<double> scales = feature_scales(p);
+  for (const TokenString& s : start_strings(p)) start.push_back(sample_of(p, s, scales));
 
   SearchOutcome outcome;
   bool have = false;
@@ -248,7 +278,7 @@ SearchOutcome search_head(const Problem& p, int n_q,
   for (int restart = 0; restart < limits::kSolveRestarts; ++restart) {
     SplitMix64 draw(0x5eed0000u + static_cast<std::uint64_t>(restart) * 7919 +
                     static_cast<std::uint64_t>(n_q) * 104729);
-    params.head = p.reference;  // the given matrices; the submitted ones are drawn
+    params.head = rescaled(p.reference, scales, false);  // given ones kept; the rest drawn
     if (submitted(p, "W_q")) params.head.W_q = seeded(n_q, ne, draw);
     if (submitted(p, "W_k")) params.head.W_k = seeded(n_q, ne, draw);
     if (submitted(p, "W_V")) params.head.W_V = seeded(static_cast<Eigen::Index>(p.n_v), ne, draw);
@@ -276,19 +306,20 @@ SearchOutcome search_head(const Problem& p, int n_q,
         }
         params.add(step);
       }
-      GradeReport report = consider(params.head);
+      const HeadWeights trained = rescaled(params.head, scales, true);
+      GradeReport report = consider(trained);
       if (report.passed) return outcome;
       // Sharper attention: the same head with its scores scaled up.
       const char* sharpen = submitted(p, "W_q") ? "W_q" : submitted(p, "W_k") ? "W_k" : nullptr;
       if (sharpen != nullptr) {
         for (double factor : kScaleUps) {
-          HeadWeights sharper = params.head;
+          HeadWeights sharper = trained;
           sharper.by_name(sharpen) *= factor;
           if (consider(sharper).passed) return outcome;
         }
       }
       for (const Failure& f : report.failures) {
-        if (in_set.insert(f.input).second) set.push_back(sample_of(p, f.input));
+        if (in_set.insert(f.input).second) set.push_back(sample_of(p, f.input, scales));
       }
     }
   }
