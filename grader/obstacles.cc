@@ -196,14 +196,22 @@ void outside_values(const Problem& p, std::vector<Obstacle>& found) {
       }
       const TokenString prefix(s.begin(), s.begin() + (p.head.causal ? i + 1 : L));
       if (!shown.insert(prefix).second) continue;
-      std::string listed;
-      const std::size_t listed_count = std::min<std::size_t>(columns.size(), 4);
-      for (std::size_t j = 0; j < listed_count; ++j) {
-        const Eigen::VectorXd v = distinct.col(static_cast<Eigen::Index>(j));
-        listed += (j == 0 ? "" : j + 1 == columns.size() ? " and " : ", ") + row_text(v);
+      // The values as the string meets them, each once.
+      std::vector<std::vector<double>> met;
+      for (Eigen::Index j = 0; j < seen; ++j) {
+        std::vector<double> v(values.col(j).data(), values.col(j).data() + values.rows());
+        if (std::find(met.begin(), met.end(), v) == met.end()) met.push_back(std::move(v));
       }
-      if (listed_count < columns.size())
-        listed += " and " + std::to_string(columns.size() - listed_count) + " more";
+      std::string listed;
+      const std::size_t listed_count = std::min<std::size_t>(met.size(), 4);
+      for (std::size_t j = 0; j < listed_count; ++j) {
+        listed += (j == 0                ? ""
+                   : j + 1 == met.size() ? " and "
+                                         : ", ") +
+                  lists_told_apart(met[j], met[j]).first;
+      }
+      if (listed_count < met.size())
+        listed += " and " + std::to_string(met.size() - listed_count) + " more";
       all.push_back({"outside_values", prefix, static_cast<int>(i) + 1,
                      "at position " + std::to_string(i + 1) + " of " + quote(p, prefix) +
                          " expected is " + row_text(target) +
