@@ -288,6 +288,7 @@ SearchOutcome search_head(const Problem& p, int n_q,
     const std::size_t n = params.size();
     std::vector<double> m(n, 0), v(n, 0), grad, step(n);
     double beta1_t = 1, beta2_t = 1;  // kBeta1^t, kBeta2^t, by products (no pow)
+    std::uint64_t previous_failed = UINT64_MAX;
     for (int round = 0; round < limits::kSolveRounds; ++round) {
       if (std::chrono::steady_clock::now() > deadline) {
         outcome.deadline_hit = true;
@@ -318,6 +319,8 @@ SearchOutcome search_head(const Problem& p, int n_q,
           if (consider(sharper).passed) return outcome;
         }
       }
+      if (report.failed >= previous_failed) break;  // stalled: the next start does better
+      previous_failed = report.failed;
       for (const Failure& f : report.failures) {
         if (in_set.insert(f.input).second) set.push_back(sample_of(p, f.input, scales));
       }

@@ -109,11 +109,12 @@ inline constexpr int kSolveMaxSeconds = 3600;
 // The search's fixed schedule (the same steps on every machine; seconds only stop it between
 // restarts): restarts per n_q, gradient steps per round, rounds per restart (each adds the
 // failing strings the grader found to the strings trained on), the strings trained on at the
-// start and the failing ones added per round.
-inline constexpr int kSolveRestarts = 8;
+// start and the failing ones added per round. A restart ends early after a round that did
+// not lower the number of failing strings.
+inline constexpr int kSolveRestarts = 4;
 inline constexpr int kSolveStepsPerRound = 300;
 inline constexpr int kSolveRounds = 6;
-inline constexpr std::size_t kSolveStartStrings = 256;
+inline constexpr std::size_t kSolveStartStrings = 160;
 inline constexpr int kSolveAddedFailures = 32;
 // n_q tried in turn when --n-q is not given, and the bound of --n-q.
 inline constexpr int kSolveMaxDefaultNq = 3;
