@@ -28,6 +28,9 @@ printf 'HEADGRADER_PROBLEM=%q\nHEADGRADER_POINTS=%q\n' "$problem" "$points" > "$
 mkdir -p "$stage/headgrader/problems"
 cp "$repo/CMakeLists.txt" "$stage/headgrader/"
 cp -r "$repo/include" "$repo/grader" "$repo/cli" "$stage/headgrader/"
+# The CLI's solve --write replaces a problem file with the server's atomic writer.
+mkdir -p "$stage/headgrader/server"
+cp "$repo/server/atomic_file.h" "$repo/server/atomic_file.cc" "$stage/headgrader/server/"
 cp "$problems"/*.json "$stage/headgrader/problems/"
 case "$out" in /*) ;; *) out="$PWD/$out" ;; esac
 rm -f "$out"
