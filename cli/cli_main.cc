@@ -22,6 +22,7 @@
 #include "headgrader/report.h"
 #include "headgrader/submission.h"
 #include "platform_command.h"
+#include "solve_command.h"
 #if HEADGRADER_CLI_KEYS
 #include "keys_command.h"
 #include "rsa_key.h"
@@ -57,6 +58,14 @@ std::string usage_text() {
       " private key (PEM, mode 0600; an existing FILE is\n"
       "      never overwritten) for the --lti configuration's private_key.\n";
 #endif
+  text +=
+      "  headgrader solve FILE [--n-q N] [--seconds S] [--write]\n"
+      "      Searches for matrices that pass every tested string of the problem FILE (its\n"
+      "      reference ignored) and prints them with their margin, or the best head found\n"
+      "      and every obstacle proved; --write puts a head found into FILE as reference.\n"
+      "      S defaults to " +
+      std::to_string(headgrader::limits::kSolveDefaultSeconds) +
+      ". Exit 0: found, 1: not found, 2: the command or the file is wrong.\n";
   text +=
       "  headgrader gradescope --problem ID [--problems DIR] [--submission DIR] [--results DIR]\n"
       "                        [--points N]\n"
@@ -215,6 +224,7 @@ int main(int argc, char** argv) {
   }
   if (args[0] == "validate") return validate(rest);
   if (args[0] == "grade") return grade(rest);
+  if (args[0] == "solve") return headgrader::cli::solve_command(rest);
 #if HEADGRADER_CLI_KEYS
   if (args[0] == "keys") return headgrader::cli::keys_command(rest);
   if (args[0] == "lti") return lti(rest);

@@ -88,6 +88,40 @@ inline constexpr std::size_t kMaxDiagnosedValueRows = 8;
 // most this many (groups × positions with W_P, groups without); beyond, it is left out.
 inline constexpr std::size_t kMaxScoreGapTokens = 1024;
 
+// --- Problems that prove themselves (API.md §14; grader/obstacles.cc, grader/solve*.cc) -----
+// The obstacles' linear programs are a few tokens by a few features: a pivot tolerance far
+// below any tolerance a problem uses, and a pivot cap no such program comes near (Bland's
+// rule ends, this only bounds a degenerate input's cost).
+inline constexpr double kObstacleLpEpsilon = 1e-10;
+inline constexpr int kObstacleLpMaxPivots = 20'000;
+// An obstacle is reported only when the least error any head can reach passes the tolerance
+// by more than this: the programs are solved in doubles, and a false obstacle would refuse a
+// solvable problem, while a target this close to the tolerance is a head the search finds.
+inline constexpr double kObstacleProofSlack = 1e-7;
+// Obstacles reported per kind: each names an input to change; past a few the rest say the same.
+inline constexpr std::size_t kMaxObstaclesPerKind = 5;
+// outside_values checks the tested prefixes of at most this many strings (shortest first), a
+// few milliseconds; a larger tested set is checked up to the longest length that fits.
+inline constexpr std::uint64_t kObstacleStringBudget = 20'000;
+// `headgrader solve --seconds`: its default (API.md §14) and bound.
+inline constexpr int kSolveDefaultSeconds = 30;
+inline constexpr int kSolveMaxSeconds = 3600;
+// The search's fixed schedule (the same steps on every machine; seconds only stop it between
+// restarts): restarts per n_q, gradient steps per round, rounds per restart (each adds the
+// failing strings the grader found to the strings trained on), the strings trained on at the
+// start and the failing ones added per round. A restart ends early after a round that did
+// not lower the number of failing strings.
+inline constexpr int kSolveRestarts = 4;
+inline constexpr int kSolveStepsPerRound = 300;
+inline constexpr int kSolveRounds = 6;
+inline constexpr std::size_t kSolveStartStrings = 160;
+inline constexpr int kSolveAddedFailures = 32;
+// n_q tried in turn when --n-q is not given, and the bound of --n-q.
+inline constexpr int kSolveMaxDefaultNq = 3;
+inline constexpr int kSolveMaxNq = 16;
+// Failing strings listed in a not-found answer.
+inline constexpr int kSolveMaxFailingListed = 10;
+
 // --- HTTP (API.md §5, §6) --------------------------------------------------------------------
 // The port when --port is not given (API.md §6).
 inline constexpr std::uint16_t kDefaultPort = 8080;

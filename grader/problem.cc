@@ -13,6 +13,7 @@
 #include "expected_proof.h"
 #include "headgrader/grade.h"
 #include "headgrader/limits.h"
+#include "headgrader/obstacles.h"
 #include "json_input.h"
 #include "message_text.h"
 #include "problem_fields.h"
@@ -155,6 +156,15 @@ void check_reference_passes(const Problem& p, DefectList& defects) {
                                " (tolerance " + Json(p.tolerance).dump() + ")");
 }
 
+void add_obstacle_defects(const Problem& p, DefectList& defects) {
+  for (const Obstacle& o : find_obstacles(p)) {
+    defects.add("expected", o.kind + ": " + o.message);
+    defects.last().kind = o.kind;
+    defects.last().input = p.spell(o.input);
+    defects.last().position = o.position;
+  }
+}
+
 }  // namespace
 
 std::string Defect::to_string() const {
@@ -198,6 +208,16 @@ ProblemOrDefects load_problem_text(std::string_view text, const std::string& fil
 // What the fields mean together, each step on what the ones before it proved.
 ProblemOrDefects Problem::derive(ProblemSpec spec, const std::string& file_name,
                                  std::size_t max_count_state_numbers) {
+  return derive_checked(std::move(spec), file_name, max_count_state_numbers, true);
+}
+
+ProblemOrDefects Problem::derive_unproved(ProblemSpec spec, const std::string& file_name) {
+  return derive_checked(std::move(spec), file_name, limits::kMaxCountStateNumbers, false);
+}
+
+ProblemOrDefects Problem::derive_checked(ProblemSpec spec, const std::string& file_name,
+                                         std::size_t max_count_state_numbers,
+                                         bool prove_reference) {
   DefectList defects(file_name);
   Problem p(std::move(spec));
   Groups groups = find_groups(p, defects);
@@ -217,7 +237,10 @@ ProblemOrDefects Problem::derive(ProblemSpec spec, const std::string& file_name,
   for (const TokenString& example : p.examples) {
     p.examples_expected_.push_back(expected_output(p, example));  // the same for every grading
   }
+  if (!prove_reference) return p;
   check_reference_passes(p, defects);
+  // A reference that fails may fail because nothing can pass: say why, when it is proved.
+  if (!defects.empty()) add_obstacle_defects(p, defects);
   if (!defects.empty()) return defects.take();
   return p;
 }

@@ -19,6 +19,8 @@ class DefectList {
     defects_.push_back(Defect{file_, std::move(field), std::move(message)});
   }
   bool empty() const { return defects_.empty(); }
+  Defect& last() { return defects_.back(); }
+  const std::string& file() const { return file_; }
   std::vector<Defect> take() { return std::move(defects_); }
 
  private:

@@ -199,8 +199,9 @@ void read_problem_weights(const Json& json, ProblemSpec& p, DefectList& defects)
 
   if (!json.contains("reference")) {
     defects.add("reference",
-                "is missing; it must hold a known-good answer for each submitted "
-                "matrix, and the loader checks that it passes");
+                "is missing; it must hold a known-good answer for each submitted matrix, and "
+                "the loader checks that it passes: run headgrader solve " +
+                    defects.file() + " --write to search for one and write it here");
   } else if (const auto& reference = json.at("reference"); !reference.is_object()) {
     defects.add("reference", "must be an object mapping matrix names to matrices; it is " +
                                  describe_json_type(reference));

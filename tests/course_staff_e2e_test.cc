@@ -290,6 +290,32 @@ TEST_F(KeyedServer, ValidateAnswersDefectsOrTheTestedStringsAndWritesNothing) {
   EXPECT_EQ(call(port_, "GET", "/v1/problems/validate").result_int(), 405);
 }
 
+// An obstacle (API.md §14) is a defect of expected that also names its kind, input and
+// position: W_V given as the identity on the vowel and consonant features, and [1, 1] asked
+// once both have occurred, half a unit from the nearest mixture of [1, 0] and [0, 1].
+TEST_F(KeyedServer, ValidateNamesAnObstacleWithItsKindInputAndPosition) {
+  Json j = Json::parse(read_file(w_.problems() / "consonant-anywhere.json"));
+  j["submit"] = {"W_q", "W_k"};
+  j["given"] = {{"W_V", {{1, 0}, {0, 1}}}};
+  j["reference"].erase("W_V");
+  j["expected"] = "any(vowel) and any(consonant) ? [1, 1] : [is(vowel), is(consonant)]";
+  j["tolerance"] = 0.4;
+  j["strings"] = {{"max_length", 3}};
+  const HttpResponse answer = call(port_, "POST", "/v1/problems/validate", staff_, j.dump());
+  ASSERT_EQ(answer.result_int(), 200);
+  const Json body = Json::parse(answer.body());
+  EXPECT_EQ(body["valid"], false);
+  Json obstacle;
+  for (const Json& defect : body["defects"]) {
+    if (defect.contains("kind") && obstacle.is_null()) obstacle = defect;  // the shortest
+  }
+  ASSERT_FALSE(obstacle.is_null()) << body.dump();
+  EXPECT_EQ(obstacle["field"], "expected");
+  EXPECT_EQ(obstacle["kind"], "outside_values");
+  EXPECT_EQ(obstacle["input"], "ab");
+  EXPECT_EQ(obstacle["position"], 2);
+}
+
 // The staff route lints as `headgrader validate --lint` does (API.md §13): the named
 // mistakes applied to the reference, and the reference's margin.
 TEST_F(KeyedServer, ValidateWarnsWhenTheTestsCannotTellAMistakeFromTheSolution) {

@@ -113,7 +113,8 @@ TEST(ProblemLoading, EachRequiredFieldMissingIsNamed) {
       {"strings", "tiny.json: strings: is missing (it needs at least max_length)"},
       {"reference",
        "tiny.json: reference: is missing; it must hold a known-good answer for each submitted "
-       "matrix, and the loader checks that it passes"},
+       "matrix, and the loader checks that it passes: run headgrader solve tiny.json --write to "
+       "search for one and write it here"},
   };
   for (const auto& [field, message] : cases) {
     auto p = tiny_problem();

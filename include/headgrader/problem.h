@@ -37,6 +37,10 @@ struct Defect {
   std::string file;
   std::string field;  // dotted path, e.g. "strings.max_length" or "W_E"
   std::string message;
+  // An obstacle's facts (headgrader/obstacles.h): its kind, input as written and 1-based
+  // position; kind is empty for every other defect.
+  std::string kind = {}, input = {};
+  int position = 0;
   std::string to_string() const;
 };
 
@@ -110,6 +114,9 @@ class Problem : public ProblemSpec {
   static ProblemOrDefects derive(
       ProblemSpec spec, const std::string& file_name,
       std::size_t max_count_state_numbers = limits::kMaxCountStateNumbers);
+  // derive without proving the reference, which is whatever the spec holds (e.g. zeros):
+  // for a search that is to find one (headgrader/solve.h). Not for grading students.
+  static ProblemOrDefects derive_unproved(ProblemSpec spec, const std::string& file_name);
 
   // First token of each group of alike tokens, ascending.
   const std::vector<int>& representatives() const { return representatives_; }
@@ -134,6 +141,8 @@ class Problem : public ProblemSpec {
 
  private:
   explicit Problem(ProblemSpec spec) : ProblemSpec(std::move(spec)) {}
+  static ProblemOrDefects derive_checked(ProblemSpec spec, const std::string& file_name,
+                                         std::size_t max_count_state_numbers, bool prove_reference);
 
   std::vector<int> representatives_;
   std::vector<int> group_of_;

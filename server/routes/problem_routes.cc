@@ -20,6 +20,12 @@ Json defects_json(const std::vector<Defect>& defects) {
   Json list = Json::array();
   for (const Defect& defect : defects) {
     list.push_back({{"field", defect.field}, {"message", defect.message}});
+    // An obstacle (API.md §14) also says its kind, input and position.
+    if (!defect.kind.empty()) {
+      list.back()["kind"] = defect.kind;
+      list.back()["input"] = defect.input;
+      list.back()["position"] = defect.position;
+    }
   }
   return list;
 }
