@@ -64,14 +64,29 @@ LintReport lint_problem(const Problem& problem) {
   const bool uniform = attention_is_uniform(problem, problem.reference);
   for (const Mistake& m : mistake_library()) {
     if (m.about_attention && uniform) continue;
-    if (auto passes = m.lint(problem, on_reference)) {
-      lint.warnings.push_back({"strings", "the reference with " + *passes +
-                                              " passes every tested string: the "
-                                              "tests cannot tell that mistake (" +
-                                              m.name +
-                                              ") from the solution; "
-                                              "raise strings.max_length or lower the tolerance"});
+    const std::vector<LintChange> changes = m.lint(problem, on_reference);
+    if (changes.empty()) continue;
+    MistakeCaught row{m.name, true, std::nullopt};
+    std::optional<TokenString> caught_last;
+    for (const LintChange& change : changes) {
+      const GradeReport made = grade(problem, change.weights, 1);
+      if (made.passed) {
+        lint.warnings.push_back({"strings", "the reference with " + change.what +
+                                                " passes every tested string: the "
+                                                "tests cannot tell that mistake (" +
+                                                m.name +
+                                                ") from the solution; "
+                                                "raise strings.max_length or lower the tolerance"});
+        row.caught = false;
+        caught_last.reset();
+        break;
+      }
+      // Grading lists failures shortest first, then in alphabet order (grade.h).
+      const TokenString& shortest = made.failures.front().input;
+      if (!caught_last || shortlex_less(*caught_last, shortest)) caught_last = shortest;
     }
+    if (caught_last) row.by = problem.spell(*caught_last);
+    lint.mistakes_caught.push_back(std::move(row));
   }
   const GradeReport reference = grade(problem, problem.reference, 0);
   lint.reference_margin = margin_of(problem, problem.reference, reference.worst_error);

@@ -58,6 +58,23 @@ TEST(Cli, ValidateWarnsOfAProblemThatASubmissionOfZerosPassesAndStillExitsZero) 
             "outputs\n");
 }
 
+TEST(Cli, ValidateLintPrintsTheMistakesCaughtAsATable) {
+  // The rows are worked by hand in diagnosis_test.cc (MistakesCaught).
+  const auto r = run("validate --lint " HEADGRADER_SOURCE_DIR "/problems/consonant-anywhere.json");
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  const std::string table =
+      "consonant-anywhere: mistakes caught by the tests, each made on the reference:\n"
+      "  mistake                 caught  by (the shortest string that fails it)\n"
+      "  uniform_attention       yes     \"ab\"\n"
+      "  query_key_swapped       yes     \"ab\"\n"
+      "  attends_to_wrong_class  yes     \"ab\"\n"
+      "  key_too_soft            yes     \"aab\"\n"
+      "  value_rows_swapped      yes     \"a\"\n"
+      "  value_wrong             yes     \"b\"\n"
+      "consonant-anywhere: reference margin: ";
+  EXPECT_NE(r.out.find(table), std::string::npos) << r.out;
+}
+
 TEST(Cli, ValidatePrintsEveryDefectAndExitsOne) {
   const auto path = write_temp("broken.json", R"({"id": "broken", "tolerance": -1})");
   const auto r = run("validate " + path);
