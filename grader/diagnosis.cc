@@ -1,6 +1,6 @@
-// Named mistakes run (API.md §13): the library's entries (mistake_library.h) tried in order
-// on a failing submission within the diagnosis budget, or applied to a problem's reference
-// for lint; a passing head's margin.
+// Named mistakes run (API.md §13, §14): the library's entries (mistake_library.h) tried in
+// order on a failing submission within the diagnosis budget, then the mistakes the problem's
+// author names, or applied to a problem's reference for lint; a passing head's margin.
 #include "headgrader/diagnosis.h"
 
 #include <optional>
@@ -31,6 +31,16 @@ DiagnosisResult diagnose(const Problem& problem, const HeadWeights& weights) {
       continue;
     }
     if (auto found = m.prove(trials)) result.found.push_back(std::move(*found));
+  }
+  // The author's mistakes (API.md §14), after the library's: the head itself graded
+  // against each wrong target.
+  for (std::size_t k = 0; k < problem.mistake_targets().size(); ++k) {
+    const AuthorMistake& m = problem.mistakes[k];
+    if (!trials.affords(1)) {
+      result.not_tried.push_back(m.name);
+    } else if (trials.passes_against(*problem.mistake_targets()[k], weights)) {
+      result.found.push_back({m.name, m.message, m.hint});
+    }
   }
   result.gradings = trials.gradings();
   return result;

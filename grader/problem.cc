@@ -198,6 +198,19 @@ ProblemOrDefects load_problem_text(std::string_view text, const std::string& fil
 // What the fields mean together, each step on what the ones before it proved.
 ProblemOrDefects Problem::derive(ProblemSpec spec, const std::string& file_name,
                                  std::size_t max_count_state_numbers) {
+  ProblemOrDefects derived = derive_unproven(std::move(spec), file_name, max_count_state_numbers);
+  Problem* p = std::get_if<Problem>(&derived);
+  if (p == nullptr) return derived;
+  DefectList defects(file_name);
+  check_reference_passes(*p, defects);
+  if (!defects.empty()) return defects.take();
+  p->mistake_targets_ = derive_mistake_targets(*p, file_name, max_count_state_numbers, defects);
+  if (!defects.empty()) return defects.take();
+  return derived;
+}
+
+ProblemOrDefects Problem::derive_unproven(ProblemSpec spec, const std::string& file_name,
+                                          std::size_t max_count_state_numbers) {
   DefectList defects(file_name);
   Problem p(std::move(spec));
   Groups groups = find_groups(p, defects);
@@ -217,8 +230,6 @@ ProblemOrDefects Problem::derive(ProblemSpec spec, const std::string& file_name,
   for (const TokenString& example : p.examples) {
     p.examples_expected_.push_back(expected_output(p, example));  // the same for every grading
   }
-  check_reference_passes(p, defects);
-  if (!defects.empty()) return defects.take();
   return p;
 }
 
