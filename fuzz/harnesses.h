@@ -16,7 +16,6 @@
 #include <variant>
 #include <vector>
 
-#include "../grader/submission_readers.h"
 #include "access_log.h"
 #include "headgrader/grade.h"
 #include "headgrader/limits.h"
@@ -26,6 +25,7 @@
 #include "request_framing.h"
 #include "router.h"
 #include "static_files.h"
+#include "submission_readers.h"
 
 namespace headgrader::fuzz {
 

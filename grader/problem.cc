@@ -292,7 +292,7 @@ std::variant<ProblemSet, std::vector<Defect>> ProblemSet::load(const std::filesy
   } else if (fs::exists(path, ec)) {
     files.push_back(path);
   } else if (ec && ec != std::errc::no_such_file_or_directory) {
-    // A symlink loop or a folder we may not search: say so, not "does not exist".
+    // A symlink loop or a folder this process may not search: say so, not "does not exist".
     return std::vector<Defect>{Defect{path.string(), "", "cannot be read: " + ec.message()}};
   } else {
     return std::vector<Defect>{Defect{path.string(), "", "does not exist"}};

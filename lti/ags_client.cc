@@ -2,11 +2,11 @@
 
 #include <cmath>
 
-#include "crypto.h"
-#include "headgrader/limits.h"
+#include "common/limits.h"
+#include "common/secrets.h"
+#include "common/url_encoding.h"
 #include "jws.h"
 #include "launch_verifier.h"
-#include "url_encoding.h"
 
 namespace headgrader::lti {
 namespace {
@@ -50,7 +50,9 @@ Result<std::string> client_assertion(const LtiConfig& config, const Platform& pl
   claims["aud"] = platform.assertion_audience();
   claims["iat"] = unix_seconds(now);
   claims["exp"] = unix_seconds(now + limits::kLtiAssertionLifetime);
-  claims["jti"] = random_token(16);
+  const std::optional<std::string> jti = random_token(16);
+  if (!jti) return Error{ErrorCode::kInternalError, std::string(kRandomFailed), ""};
+  claims["jti"] = *jti;
   return sign_rs256(config.private_key, config.kid, claims);
 }
 

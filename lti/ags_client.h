@@ -10,7 +10,7 @@
 #include <mutex>
 #include <string>
 
-#include "headgrader/result.h"
+#include "common/result.h"
 #include "http_client.h"
 #include "lti_config.h"
 #include "once_set.h"

@@ -1,7 +1,7 @@
 #include "deep_linking.h"
 
-#include "crypto.h"
-#include "headgrader/limits.h"
+#include "common/limits.h"
+#include "common/secrets.h"
 #include "jws.h"
 
 namespace headgrader::lti {
@@ -28,7 +28,9 @@ Result<std::string> deep_linking_response(const LtiConfig& config, const LaunchB
   claims["aud"] = binding.issuer;
   claims["iat"] = unix_seconds(now);
   claims["exp"] = unix_seconds(now + limits::kLtiAssertionLifetime * 5);
-  claims["nonce"] = random_token(16);
+  const std::optional<std::string> nonce = random_token(16);
+  if (!nonce) return Error{ErrorCode::kInternalError, std::string(kRandomFailed), ""};
+  claims["nonce"] = *nonce;
   claims[std::string(kClaim) + "deployment_id"] = binding.deployment_id;
   claims[std::string(kClaim) + "message_type"] = "LtiDeepLinkingResponse";
   claims[std::string(kClaim) + "version"] = "1.3.0";

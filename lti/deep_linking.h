@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "headgrader/result.h"
+#include "common/result.h"
 #include "launch_tokens.h"
 #include "lti_config.h"
 

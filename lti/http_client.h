@@ -12,8 +12,8 @@
 #include <utility>
 #include <vector>
 
-#include "headgrader/limits.h"
-#include "headgrader/result.h"
+#include "common/limits.h"
+#include "common/result.h"
 
 namespace headgrader::lti {
 

@@ -6,8 +6,8 @@
 #include <set>
 #include <vector>
 
-#include "base64url.h"
-#include "headgrader/limits.h"
+#include "common/base64url.h"
+#include "common/limits.h"
 #include "lti_check.h"
 
 namespace headgrader::lti {

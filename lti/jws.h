@@ -8,8 +8,8 @@
 #include <string>
 #include <string_view>
 
-#include "headgrader/report.h"
-#include "headgrader/result.h"
+#include "common/json.h"
+#include "common/result.h"
 #include "rsa_key.h"
 
 namespace headgrader::lti {

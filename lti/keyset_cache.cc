@@ -1,6 +1,6 @@
 #include "keyset_cache.h"
 
-#include "headgrader/limits.h"
+#include "common/limits.h"
 #include "jws.h"
 #include "lti_check.h"
 

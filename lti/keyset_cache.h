@@ -19,8 +19,8 @@
 #include <optional>
 #include <string>
 
-#include "headgrader/limits.h"
-#include "headgrader/result.h"
+#include "common/limits.h"
+#include "common/result.h"
 #include "http_client.h"
 #include "lti_config.h"
 #include "once_set.h"

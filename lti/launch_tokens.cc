@@ -1,21 +1,22 @@
 #include "launch_tokens.h"
 
-#include "crypto.h"
+#include "common/limits.h"
+#include "common/secrets.h"
 
 namespace headgrader::lti {
 
-std::string token_hash(std::string_view token) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string hex;
-  for (const unsigned char c : sha256(token)) {
-    hex += kHex[c >> 4];
-    hex += kHex[c & 15];
-  }
-  return hex;
+std::string token_hash(std::string_view token) { return sha256_hex(token); }
+
+Result<std::string> new_launch_token() {
+  std::optional<std::string> token = random_token(limits::kLtiStudentTokenBytes);
+  if (!token) return Error{ErrorCode::kInternalError, std::string(kRandomFailed), ""};
+  return std::move(*token);
 }
 
 Result<std::string> MemoryLaunchTokens::issue(const LaunchBinding& binding) {
-  std::string token = random_token();
+  Result<std::string> made = new_launch_token();
+  if (!made) return made.error();
+  std::string token = std::move(made).value();
   const std::lock_guard lock(mutex_);
   // Expired bindings go as new ones come, so memory holds one lifetime's launches.
   std::erase_if(bindings_,

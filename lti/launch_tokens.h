@@ -11,7 +11,7 @@
 #include <optional>
 #include <string>
 
-#include "headgrader/result.h"
+#include "common/result.h"
 #include "once_set.h"
 
 namespace headgrader::lti {
@@ -45,6 +45,9 @@ class LaunchTokens {
 
 // SHA-256 of a token, hex: the key under which a token is stored.
 std::string token_hash(std::string_view token);
+// A fresh student token (limits::kLtiStudentTokenBytes random bytes, base64url); an
+// internal_error when the system's generator fails.
+Result<std::string> new_launch_token();
 
 class MemoryLaunchTokens final : public LaunchTokens {
  public:

@@ -2,8 +2,8 @@
 
 #include <cmath>
 
-#include "crypto.h"
-#include "headgrader/limits.h"
+#include "common/limits.h"
+#include "common/secrets.h"
 #include "jws.h"
 #include "launch_identity.h"
 #include "lti_check.h"

@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "headgrader/result.h"
+#include "common/result.h"
 #include "keyset_cache.h"
 #include "launch_tokens.h"
 #include "lti_config.h"

@@ -5,9 +5,9 @@
 #include <charconv>
 #include <stdexcept>
 
-#include "base64url.h"
-#include "crypto.h"
-#include "headgrader/limits.h"
+#include "common/base64url.h"
+#include "common/limits.h"
+#include "common/secrets.h"
 #include "lti_check.h"
 
 namespace headgrader::lti {
@@ -43,7 +43,10 @@ std::string LoginStates::cookie_name(std::string_view state) {
 LoginStates::Issued LoginStates::issue(Clock::time_point now) const {
   Issued issued;
   issued.expires = now + limits::kLtiStateLifetime;
-  const std::string body = random_token(24) + "." + std::to_string(unix_seconds(issued.expires));
+  // Issued's callers read it whole (server/lti_service.cc): a generator that fails throws
+  // std::bad_optional_access here, which the session answers 500, never a guessable state.
+  const std::string body =
+      random_token(24).value() + "." + std::to_string(unix_seconds(issued.expires));
   issued.state = body + "." + mac("state." + body);
   issued.nonce = mac("nonce." + issued.state);
   issued.cookie_name = cookie_name(issued.state);

@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-#include "headgrader/result.h"
+#include "common/result.h"
 #include "once_set.h"
 #include "rsa_key.h"
 

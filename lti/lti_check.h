@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "headgrader/result.h"
+#include "common/result.h"
 
 namespace headgrader::lti {
 

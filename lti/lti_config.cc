@@ -4,8 +4,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "headgrader/limits.h"
-#include "headgrader/report.h"
+#include "common/json.h"
+#include "common/limits.h"
 #include "jws.h"
 
 namespace headgrader::lti {

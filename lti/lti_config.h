@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "headgrader/result.h"
+#include "common/result.h"
 #include "rsa_key.h"
 
 namespace headgrader::lti {

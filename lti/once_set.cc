@@ -1,6 +1,6 @@
 #include "once_set.h"
 
-#include "headgrader/limits.h"
+#include "common/limits.h"
 
 namespace headgrader::lti {
 

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "headgrader/result.h"
+#include "common/result.h"
 
 namespace headgrader::lti {
 

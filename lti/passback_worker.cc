@@ -1,6 +1,6 @@
 #include "passback_worker.h"
 
-#include "headgrader/limits.h"
+#include "common/limits.h"
 #include "http_client.h"
 
 namespace headgrader::lti {

@@ -15,8 +15,8 @@
 #include <cstring>
 #include <vector>
 
-#include "base64url.h"
-#include "headgrader/limits.h"
+#include "common/base64url.h"
+#include "common/limits.h"
 
 namespace headgrader::lti {
 namespace {

@@ -8,8 +8,8 @@
 #include <memory>
 #include <string>
 
-#include "headgrader/report.h"
-#include "headgrader/result.h"
+#include "common/json.h"
+#include "common/result.h"
 
 typedef struct evp_pkey_st EVP_PKEY;
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "ags_client.h"
-#include "headgrader/result.h"
+#include "common/result.h"
 #include "once_set.h"
 
 namespace headgrader::lti {

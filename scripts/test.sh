@@ -41,7 +41,8 @@ HEADGRADER_REQUIRE_POSTGRES=1 scripts/with-postgres.sh \
 build-ci/cli/headgrader validate problems
 
 if [[ "${HEADGRADER_SKIP_BROWSER:-0}" != 1 ]]; then
-  stage "student page: the browser suite (headless Chromium, playwright-core) on the Release server"
+  stage "student page: its pure modules (node --test), then the browser suite (headless Chromium)"
+  node --test tests/web/*.test.mjs
   (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error &&
     HEADGRADER_SERVER_BIN="$PWD/../../build-ci/server/headgrader-server" node --test page.test.mjs)
 fi

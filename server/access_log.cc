@@ -12,46 +12,6 @@
 namespace headgrader::server {
 namespace {
 
-// `value` in `width` digits at least, zero-padded; returns the end.
-char* write_digits(char* at, long long value, int width) {
-  char digits[20];
-  int n = 0;
-  do {
-    digits[n++] = static_cast<char>('0' + value % 10);
-    value /= 10;
-  } while (value > 0 || n < width);
-  while (n > 0) *at++ = digits[--n];
-  return at;
-}
-
-// ISO 8601 in UTC with milliseconds, "2024-05-01T12:00:00.123Z", written into `text`. By
-// calendar arithmetic rather than gmtime_r, which takes glibc's time-zone lock on every call:
-// this runs once per request on every thread.
-std::string_view format_time(std::chrono::system_clock::time_point time,
-                             std::array<char, 32>& text) {
-  using namespace std::chrono;
-  const auto millis = floor<milliseconds>(time);
-  const auto day = floor<days>(millis);
-  const year_month_day date(day);
-  const hh_mm_ss clock(millis - day);
-  char* at = text.data();
-  at = write_digits(at, static_cast<int>(date.year()), 4);
-  *at++ = '-';
-  at = write_digits(at, static_cast<unsigned>(date.month()), 2);
-  *at++ = '-';
-  at = write_digits(at, static_cast<unsigned>(date.day()), 2);
-  *at++ = 'T';
-  at = write_digits(at, clock.hours().count(), 2);
-  *at++ = ':';
-  at = write_digits(at, clock.minutes().count(), 2);
-  *at++ = ':';
-  at = write_digits(at, clock.seconds().count(), 2);
-  *at++ = '.';
-  at = write_digits(at, clock.subseconds().count(), 3);
-  *at++ = 'Z';
-  return {text.data(), static_cast<std::size_t>(at - text.data())};
-}
-
 void string_or_null(JsonWriter& out, std::string_view key, std::string_view text) {
   out.key(key);
   // Method and path are the client's bytes: anything that is not UTF-8 is replaced.
@@ -80,18 +40,13 @@ void write_all(int fd, std::string_view text) {
 
 }  // namespace
 
-std::string rfc3339_millis(std::chrono::system_clock::time_point time) {
-  std::array<char, 32> text;
-  return std::string(format_time(time, text));
-}
-
 std::string_view logged_path(std::string_view target) { return target.substr(0, target.find('?')); }
 
 std::string format_access_log(const AccessLogEntry& entry) {
   JsonWriter out(256);  // a line is a few hundred bytes
   out.begin_object();
-  std::array<char, 32> time;
-  out.key("time").value(format_time(entry.time, time));
+  Rfc3339Text time;
+  out.key("time").value(write_rfc3339_ms(entry.time, time));
   string_or_null(out, "method", entry.method);
   string_or_null(out, "path", logged_path(entry.path).substr(0, limits::kMaxLoggedPathBytes));
   out.key("status").value(static_cast<std::uint64_t>(entry.status));

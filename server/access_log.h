@@ -17,13 +17,10 @@
 #include <string_view>
 #include <thread>
 
+#include "common/rfc3339.h"
 #include "headgrader/limits.h"
 
 namespace headgrader::server {
-
-// "2026-12-01T09:48:34.123Z": UTC, RFC 3339 with milliseconds, as the log's `time` (and §8's
-// record `time`, §9's `loaded_at`).
-std::string rfc3339_millis(std::chrono::system_clock::time_point time);
 
 struct AccessLogEntry {
   std::chrono::system_clock::time_point time;  // when the request's first byte came

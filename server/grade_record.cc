@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "common/rfc3339.h"
 #include "headgrader/limits.h"
 
 namespace headgrader::server {
@@ -83,7 +84,7 @@ Response rate_limited_answer(const RateLimit& limit, bool per_key, store::TimeMs
           : "you have used the " + std::to_string(limit.count) +
                 (limit.count == 1 ? " grading" : " gradings") + " allowed for this problem in " +
                 limit.text.substr(limit.text.find('/') + 1) + " (--rate-limit " + limit.text + ")";
-  message += "; the next grading is allowed at " + store::format_rfc3339_ms(now + seconds * 1000) +
+  message += "; the next grading is allowed at " + format_rfc3339_ms(now + seconds * 1000) +
              ", in " + std::to_string(seconds) + (seconds == 1 ? " second" : " seconds");
   Response response =
       error_response({ErrorCode::kRateLimited, std::move(message), ""}, version, keep_alive);

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "answer_guard.h"
+#include "common/secrets.h"
 #include "headgrader/grade.h"
 #include "headgrader/grade_request.h"
 #include "headgrader/grading_cost.h"
@@ -15,7 +16,6 @@
 #include "headgrader/submission.h"
 #include "lti_service.h"
 #include "router.h"
-#include "secrets.h"
 
 namespace headgrader::server {
 namespace {

@@ -8,9 +8,9 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "atomic_file.h"
+#include "common/atomic_file.h"
+#include "common/secrets.h"
 #include "headgrader/limits.h"
-#include "secrets.h"
 
 namespace headgrader::server {
 namespace {

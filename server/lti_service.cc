@@ -6,7 +6,8 @@
 #include <cctype>
 
 #include "access_log.h"
-#include "crypto.h"
+#include "common/secrets.h"
+#include "common/url_encoding.h"
 #include "deep_linking.h"
 #include "headgrader/limits.h"
 #include "jws.h"
@@ -16,7 +17,6 @@
 #include "lti_pages.h"
 #include "lti_store_adapter.h"
 #include "static_files.h"
-#include "url_encoding.h"
 
 namespace headgrader::server {
 namespace {
@@ -178,9 +178,9 @@ bool LtiService::waits_on_platform(const Request& request) const {
   if (path_of(request.target()) != kLaunchPath || request.method() != http::verb::post) {
     return false;
   }
-  const std::optional<lti::FormFields> fields =
-      is_form(request) ? lti::parse_form(request.body()) : std::nullopt;
-  const auto id_token = fields ? fields->find("id_token") : lti::FormFields::const_iterator();
+  const std::optional<FormFields> fields =
+      is_form(request) ? parse_form(request.body()) : std::nullopt;
+  const auto id_token = fields ? fields->find("id_token") : FormFields::const_iterator();
   if (!fields || id_token == fields->end()) return false;
   // A token refused before any key is looked at (its form, alg, kid; an unknown issuer)
   // needs no fetch. Otherwise every platform of its issuer must hold its kid fresh.
@@ -228,10 +228,10 @@ Response LtiService::refused(const Request& request, const Error& error, std::st
 }
 
 Response LtiService::login(const Request& request) {
-  const std::optional<lti::FormFields> fields =
+  const std::optional<FormFields> fields =
       request.method() == http::verb::post
-          ? (is_form(request) ? lti::parse_form(request.body()) : std::nullopt)
-          : lti::parse_form(query_of(request.target()));
+          ? (is_form(request) ? parse_form(request.body()) : std::nullopt)
+          : parse_form(query_of(request.target()));
   const auto bad = [&](std::string message) {
     return refused(request, Error{ErrorCode::kBadRequest, std::move(message), lti::check::kLogin},
                    "login");
@@ -266,21 +266,21 @@ Response LtiService::login(const Request& request) {
     return bad("target_link_uri is not this tool's (" + config_.base_url + ")");
   }
   const lti::LoginStates::Issued issued = states_.issue(Clock::now());
-  lti::FormFields redirect{{"scope", "openid"},
-                           {"response_type", "id_token"},
-                           {"response_mode", "form_post"},
-                           {"prompt", "none"},
-                           {"client_id", platform->client_id},
-                           {"redirect_uri", config_.launch_url()},
-                           {"state", issued.state},
-                           {"nonce", issued.nonce},
-                           {"login_hint", login_hint}};
+  FormFields redirect{{"scope", "openid"},
+                      {"response_type", "id_token"},
+                      {"response_mode", "form_post"},
+                      {"prompt", "none"},
+                      {"client_id", platform->client_id},
+                      {"redirect_uri", config_.launch_url()},
+                      {"state", issued.state},
+                      {"nonce", issued.nonce},
+                      {"login_hint", login_hint}};
   if (const std::string hint = field("lti_message_hint"); !hint.empty()) {
     redirect["lti_message_hint"] = hint;
   }
   Response response{http::status::found, request.version()};
   response.set(http::field::server, "headgrader");
-  response.set(http::field::location, lti::with_query(platform->auth_login_url, redirect));
+  response.set(http::field::location, with_query(platform->auth_login_url, redirect));
   response.set(http::field::cache_control, "no-store");
   response.set(http::field::set_cookie,
                issued.cookie_name + "=" + issued.state +
@@ -291,8 +291,8 @@ Response LtiService::login(const Request& request) {
 }
 
 Response LtiService::launch(const Request& request, lti::KeySource& keys) {
-  const std::optional<lti::FormFields> fields =
-      is_form(request) ? lti::parse_form(request.body()) : std::nullopt;
+  const std::optional<FormFields> fields =
+      is_form(request) ? parse_form(request.body()) : std::nullopt;
   if (!fields) {
     return refused(request,
                    lti::check_failure(lti::check::kFormat,
@@ -341,10 +341,10 @@ Response LtiService::launch(const Request& request, lti::KeySource& keys) {
 }
 
 Response LtiService::deep_link(const Request& request) {
-  const std::optional<lti::FormFields> fields =
-      is_form(request) ? lti::parse_form(request.body()) : std::nullopt;
+  const std::optional<FormFields> fields =
+      is_form(request) ? parse_form(request.body()) : std::nullopt;
   const auto field = [&](const char* name) {
-    const auto it = fields ? fields->find(name) : lti::FormFields::const_iterator();
+    const auto it = fields ? fields->find(name) : FormFields::const_iterator();
     return fields && it != fields->end() ? it->second : std::string();
   };
   const Clock::time_point now = Clock::now();

@@ -4,7 +4,6 @@
 #include <nlohmann/json.hpp>
 
 #include "ags_client.h"
-#include "crypto.h"
 #include "headgrader/limits.h"
 
 namespace headgrader::server {
@@ -105,7 +104,9 @@ Result<bool> StoreOnceSet::consume(std::string_view kind, std::string_view value
 }
 
 Result<std::string> StoreLaunchTokens::issue(const lti::LaunchBinding& binding) {
-  std::string token = lti::random_token();
+  Result<std::string> made = lti::new_launch_token();
+  if (!made) return made.error();
+  std::string token = std::move(made).value();
   store::StudentToken row;
   row.token_sha256 = lti::token_hash(token);
   row.student = binding.student;

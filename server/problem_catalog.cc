@@ -8,10 +8,10 @@
 #include <cstring>
 #include <system_error>
 
-#include "atomic_file.h"
+#include "common/atomic_file.h"
+#include "common/secrets.h"
 #include "headgrader/limits.h"
 #include "headgrader/report.h"
-#include "secrets.h"
 
 namespace headgrader::server {
 namespace {

@@ -4,6 +4,7 @@
 #include <variant>
 
 #include "access_log.h"
+#include "common/url_encoding.h"
 #include "headgrader/diagnosis.h"
 #include "headgrader/grading_cost.h"
 #include "headgrader/limits.h"
@@ -12,7 +13,6 @@
 #include "lti_service.h"
 #include "route_table.h"
 #include "router.h"
-#include "url_encoding.h"
 
 namespace headgrader::server {
 namespace {
@@ -142,7 +142,7 @@ Routed Router::answer_passback(bool retry, const std::string& id, const Request&
     return {json_answer(request, http::status::accepted, body.dump()), "", std::nullopt};
   }
   // ?status=pending|sent|failed; none (or empty) lists every status.
-  const std::optional<lti::FormFields> query = lti::parse_form(request_query(request.target()));
+  const std::optional<FormFields> query = parse_form(request_query(request.target()));
   if (!query) {
     return {error_answer(request, {ErrorCode::kBadRequest,
                                    "the query string is not valid: each '%' must be followed by "

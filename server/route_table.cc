@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "url_encoding.h"
+#include "common/url_encoding.h"
 
 namespace headgrader::server {
 namespace {
@@ -90,7 +90,7 @@ Match match_path(std::string_view path) {
   std::vector<std::string> segments;
   for (std::string_view rest = path.substr(1);;) {
     const std::size_t slash = rest.find('/');
-    std::optional<std::string> segment = lti::percent_decode(rest.substr(0, slash), false);
+    std::optional<std::string> segment = percent_decode(rest.substr(0, slash), false);
     if (!segment) return {Route::kBadEncoding, {}};
     segments.push_back(std::move(*segment));
     if (slash == std::string_view::npos) break;

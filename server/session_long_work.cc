@@ -51,7 +51,7 @@ void Session::route_long(std::function<Routed(const Request&)> work, std::size_t
   abandoned_.store(false);
   const bool queued =
       long_gradings_->post(address_, [self = shared_from_this(), work = std::move(work), reserved] {
-        // The strand runs nothing of this session but watch_client() until the answer is back.
+        // The strand runs nothing of this connection's but watch_client() until the answer is back.
         Routed routed;
         if (!self->abandoned_.load() && !self->client_gone()) {
           const GradeCancelScope scope(self->abandoned_);

@@ -4,6 +4,8 @@
 #include <charconv>
 #include <future>
 
+#include "common/rfc3339.h"
+#include "common/url_encoding.h"
 #include "csv_cells.h"
 #include "headgrader/diagnosis.h"
 #include "headgrader/grade.h"
@@ -11,7 +13,6 @@
 #include "headgrader/report.h"
 #include "headgrader/submission.h"
 #include "problem_stats.h"
-#include "url_encoding.h"
 
 namespace headgrader::server {
 namespace {
@@ -39,7 +40,7 @@ Json record_summary(const store::SubmissionRecord& r) {
   for (const auto& input : r.failing_inputs) failing.push_back(input);
   return Json{
       {"id", r.id},
-      {"time", store::format_rfc3339_ms(r.time)},
+      {"time", format_rfc3339_ms(r.time)},
       {"problem", r.problem},
       {"problem_sha256", r.problem_sha256},
       {"student", nullable(r.student)},
@@ -67,7 +68,7 @@ std::string score_text(double score) { return number_to_json(score).dump(); }
 Result<store::SubmissionQuery> parse_submission_query(std::string_view query, bool csv) {
   store::SubmissionQuery parsed;
   parsed.limit = csv ? 0 : limits::kDefaultListLimit;  // CSV: 0 = every record
-  const auto pairs = lti::form_pairs(query);
+  const auto pairs = form_pairs(query);
   if (!pairs) {
     return bad_parameter("",
                          "the query string is not valid: each '%' must be followed by two "
@@ -90,7 +91,7 @@ Result<store::SubmissionQuery> parse_submission_query(std::string_view query, bo
       }
       parsed.passed = value == "true";
     } else if (name == "since" || name == "until") {
-      const auto time = store::parse_rfc3339(value);
+      const auto time = parse_rfc3339(value);
       if (!time) {
         return bad_parameter(name, name +
                                        " must be an RFC 3339 time such as "
@@ -123,11 +124,10 @@ namespace {
 
 // One record as a row of the CSV (the header in list_submissions).
 void append_csv_row(std::string& text, const store::SubmissionRecord& r) {
-  text += csv_text_cell(r.id) + ',' + store::format_rfc3339_ms(r.time) + ',' +
-          csv_text_cell(r.problem) + ',' + csv_text_cell(r.student.value_or("")) + ',' +
-          csv_text_cell(r.key.value_or("")) + ',' + (r.passed ? "true" : "false") + ',' +
-          score_text(r.score) + ',' + std::to_string(r.tests_total) + ',' +
-          std::to_string(r.tests_failed) + "\r\n";
+  text += csv_text_cell(r.id) + ',' + format_rfc3339_ms(r.time) + ',' + csv_text_cell(r.problem) +
+          ',' + csv_text_cell(r.student.value_or("")) + ',' + csv_text_cell(r.key.value_or("")) +
+          ',' + (r.passed ? "true" : "false") + ',' + score_text(r.score) + ',' +
+          std::to_string(r.tests_total) + ',' + std::to_string(r.tests_failed) + "\r\n";
 }
 
 constexpr std::string_view kCsvHeader =

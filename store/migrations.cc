@@ -81,7 +81,7 @@ ALTER TABLE student_tokens ADD COLUMN details TEXT NOT NULL DEFAULT '';
 // read too (3.6 ms a count of 3 000 on SQLite; on PostgreSQL, whose planner read every row of
 // the window through a bitmap before its statistics caught up, 138 ms for 50 000): the index
 // now holds only what the window counts, so the count reads the index alone (0.28 and 8 ms;
-// docs/benchmarks-store.md, stop 38). Nothing else looks records up by key.
+// docs/benchmarks-store.md, 'An lms key's attempt window'). Nothing else looks records up by key.
 constexpr std::string_view kMigration3 = R"sql(
 DROP INDEX submissions_by_key;
 CREATE INDEX submissions_by_key ON submissions (key_name, time_ms) WHERE regrade_of IS NULL;
@@ -92,8 +92,8 @@ CREATE INDEX submissions_by_key ON submissions (key_name, time_ms) WHERE regrade
 // names a key or a student, and a comparison implies IS NOT NULL to both databases' planners.
 // Leaving them out spares such a grading two of the six B-trees it updated: PostgreSQL's CPU a
 // grading 13 % lower and 5 % more gradings a second over 8 alternated rounds, SQLite 8 % more
-// over 3 (docs/benchmarks-store.md, stop 39). A server of schema 3 still running beside this
-// one stays correct: an index changes how a statement finds its rows, not which rows it gives.
+// over 3 (docs/benchmarks-store.md, 'Partial indexes'). A server of schema 3 still running beside
+// this one stays correct: an index changes how a statement finds its rows, not which rows it gives.
 // It takes about 1 s for 200 000 records.
 constexpr std::string_view kMigration4 = R"sql(
 DROP INDEX submissions_by_key;

@@ -4,7 +4,7 @@
 #include <map>
 #include <set>
 
-#include "headgrader/limits.h"
+#include "common/limits.h"
 
 namespace headgrader::store {
 

@@ -12,7 +12,7 @@
 #include <variant>
 #include <vector>
 
-#include "headgrader/result.h"
+#include "common/result.h"
 
 namespace headgrader::store {
 

@@ -4,18 +4,13 @@
 #include <charconv>
 #include <map>
 
-#include "headgrader/limits.h"
+#include "common/limits.h"
 #include "migrations.h"
+#include "record_columns.h"
 #include "sql_rows.h"
 
 namespace headgrader::store {
 namespace {
-
-// The list leaves out the two large texts (GET /v1/submissions shows records without them).
-constexpr std::string_view kListColumns =
-    "id, time_ms, problem, problem_sha256, student, key_name, '', passed, score, tests_total, "
-    "tests_passed, tests_failed, failing_inputs, '', regrade_of, idem_scope, idem_key, "
-    "idem_body_sha256, lms_context, lms_resource_link";
 
 // "<time_ms>_<id>" of the last record on a page: the next page starts after it.
 std::string make_cursor(const SubmissionRecord& last) {
@@ -78,11 +73,10 @@ namespace {
 Result<std::optional<SubmissionRecord>> find_one_on(SqlConnection& db, std::string_view where,
                                                     const std::vector<SqlValue>& params) {
   auto found = db.query(
-      "SELECT " + std::string(rows::kColumns) + " FROM submissions WHERE " + std::string(where),
-      params);
+      "SELECT " + columns::select_list() + " FROM submissions WHERE " + std::string(where), params);
   if (!found) return found.error();
   if (found->empty()) return std::optional<SubmissionRecord>();
-  return std::optional<SubmissionRecord>(rows::record(found->front()));
+  return std::optional<SubmissionRecord>(columns::record(found->front()));
 }
 
 }  // namespace
@@ -113,7 +107,7 @@ Result<std::optional<SubmissionRecord>> SqlStore::get(std::string_view id) {
 }
 
 Result<SubmissionPage> SqlStore::list(const SubmissionQuery& query) {
-  std::string sql = "SELECT " + std::string(kListColumns) + " FROM submissions WHERE 1 = 1";
+  std::string sql = "SELECT " + columns::list_select_list() + " FROM submissions WHERE 1 = 1";
   std::vector<SqlValue> params;
   const auto add = [&](std::string_view condition, SqlValue value) {
     params.push_back(std::move(value));
@@ -146,7 +140,7 @@ Result<SubmissionPage> SqlStore::list(const SubmissionQuery& query) {
   auto found = run(sql, params);
   if (!found) return found.error();
   SubmissionPage page;
-  for (const SqlRow& row : *found) page.records.push_back(rows::record(row));
+  for (const SqlRow& row : *found) page.records.push_back(columns::record(row));
   if (page.records.size() > static_cast<std::size_t>(limit)) {
     page.records.resize(static_cast<std::size_t>(limit));
     page.next_cursor = make_cursor(page.records.back());
@@ -187,7 +181,7 @@ Result<WindowUse> SqlStore::gradings_since(const RateScope& scope, TimeMs since,
 // subqueries below name `t.student IS NOT NULL`, the student index's own condition (migration
 // 4), so that a plan which looks each student up in that index is one the planner can prove.
 Result<std::vector<SubmissionRecord>> SqlStore::latest_per_student(std::string_view problem) {
-  auto found = run("SELECT " + std::string(rows::kColumns) +
+  auto found = run("SELECT " + columns::select_list() +
                        " FROM submissions s WHERE s.problem = $1 AND s.student IS NOT NULL AND "
                        "NOT EXISTS (SELECT 1 FROM submissions t WHERE t.problem = s.problem AND "
                        "t.student IS NOT NULL AND t.student = s.student AND (t.time_ms > "
@@ -195,7 +189,7 @@ Result<std::vector<SubmissionRecord>> SqlStore::latest_per_student(std::string_v
                    {std::string(problem)});
   if (!found) return found.error();
   std::vector<SubmissionRecord> latest;
-  for (const SqlRow& row : *found) latest.push_back(rows::record(row));
+  for (const SqlRow& row : *found) latest.push_back(columns::record(row));
   std::sort(latest.begin(), latest.end(), [](const SubmissionRecord& a, const SubmissionRecord& b) {
     return a.student < b.student;
   });

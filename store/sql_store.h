@@ -11,8 +11,8 @@
 
 #include "connection_pool.h"
 #include "group_committer.h"
+#include "sqlite/wal_checkpointer.h"
 #include "submission_store.h"
-#include "wal_checkpointer.h"
 
 namespace headgrader::store {
 

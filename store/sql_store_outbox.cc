@@ -1,6 +1,8 @@
 // SqlStore's LTI tables: the passback outbox, single-use values and student tokens.
 #include <algorithm>
+#include <chrono>
 
+#include "common/limits.h"
 #include "sql_rows.h"
 #include "sql_store.h"
 
@@ -148,8 +150,10 @@ Result<bool> SqlStore::use_once(std::string_view value, TimeMs expires, TimeMs n
 }
 
 Result<bool> SqlStore::put_once(std::string_view value, TimeMs expires) {
-  // Values expire by the hour; dropping the expired ones here keeps the table small.
-  if (auto purged = run("DELETE FROM single_use WHERE expires_ms < $1", {expires - 86'400'000});
+  // Values expire by the hour; dropping the long-expired ones here keeps the table small.
+  const TimeMs retention =
+      std::chrono::duration_cast<std::chrono::milliseconds>(limits::kStoreOnceRetention).count();
+  if (auto purged = run("DELETE FROM single_use WHERE expires_ms < $1", {expires - retention});
       !purged) {
     return purged.error();
   }

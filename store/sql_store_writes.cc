@@ -2,23 +2,18 @@
 // written as SQL, one multi-row INSERT on PostgreSQL, one prepared INSERT a record on SQLite.
 #include <algorithm>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <numeric>
 #include <set>
 
-#include "postgres_connection.h"
+#include "postgres/postgres_connection.h"
+#include "record_columns.h"
 #include "sql_rows.h"
 #include "sql_store.h"
-#include "sqlite_connection.h"
+#include "sqlite/sqlite_connection.h"
 
 namespace headgrader::store {
 namespace {
 
-constexpr std::size_t kInsertColumns = 20;
-constexpr std::string_view kInsertHead =
-    "INSERT INTO submissions (id, time_ms, problem, problem_sha256, student, key_name, body, "
-    "passed, score, tests_total, tests_passed, tests_failed, failing_inputs, answer, regrade_of, "
-    "idem_scope, idem_key, idem_body_sha256, lms_context, lms_resource_link) VALUES";
 constexpr std::string_view kInsertTail =
     " ON CONFLICT (idem_scope, idem_key) DO NOTHING RETURNING id";
 constexpr std::string_view kInsertPassback =
@@ -57,34 +52,6 @@ Result<std::string> best_payload_on(SqlConnection& db, const SubmissionRecord& r
   return passback.best_payload(score, timestamp);
 }
 
-std::string failing_inputs_json(const std::vector<std::string>& inputs) {
-  return nlohmann::json(inputs).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
-std::vector<SqlValue> insert_params(const SubmissionRecord& r) {
-  const IdempotencyTag* tag = r.idempotency ? &*r.idempotency : nullptr;
-  return {r.id,
-          r.time,
-          r.problem,
-          r.problem_sha256,
-          sql_text(r.student),
-          sql_text(r.key),
-          r.body,
-          std::int64_t{r.passed ? 1 : 0},
-          r.score,
-          r.tests_total,
-          r.tests_passed,
-          r.tests_failed,
-          failing_inputs_json(r.failing_inputs),
-          r.answer,
-          sql_text(r.regrade_of),
-          tag != nullptr ? SqlValue(tag->scope) : SqlValue(),
-          tag != nullptr ? SqlValue(tag->key) : SqlValue(),
-          tag != nullptr ? SqlValue(tag->body_sha256) : SqlValue(),
-          sql_text(r.lms_context),
-          sql_text(r.lms_resource_link)};
-}
-
 // Rows of ON CONFLICT are written in one order by every server, so that two batches that
 // share idempotency keys wait for each other instead of deadlocking.
 std::vector<std::size_t> write_order(const std::vector<PendingCommit>& batch) {
@@ -102,12 +69,12 @@ std::vector<std::size_t> write_order(const std::vector<PendingCommit>& batch) {
 
 // INSERT INTO submissions (...) VALUES ($1, ..., $20), ... for `rows` records.
 std::string insert_values(std::size_t rows) {
-  std::string sql(kInsertHead);
+  std::string sql = "INSERT INTO submissions " + columns::insert_list() + " VALUES";
   for (std::size_t n = 0; n < rows; ++n) {
     sql += n == 0 ? " (" : ", (";
-    for (std::size_t c = 0; c < kInsertColumns; ++c) {
+    for (std::size_t c = 0; c < columns::kRecordColumnCount; ++c) {
       if (c > 0) sql += ", ";
-      sql += "$" + std::to_string(n * kInsertColumns + c + 1);
+      sql += "$" + std::to_string(n * columns::kRecordColumnCount + c + 1);
     }
     sql += ")";
   }
@@ -122,9 +89,9 @@ Result<std::set<std::string>> insert_together(SqlConnection& db,
   std::string sql = insert_values(order.size());
   if (keyed) sql += kInsertTail;
   std::vector<SqlValue> params;
-  params.reserve(order.size() * kInsertColumns);
+  params.reserve(order.size() * columns::kRecordColumnCount);
   for (const std::size_t i : order) {
-    for (SqlValue& value : insert_params(batch[i].record)) params.push_back(std::move(value));
+    for (SqlValue& value : columns::binds(batch[i].record)) params.push_back(std::move(value));
   }
   auto inserted = db.query(sql, params);
   if (!inserted) return inserted.error();
@@ -137,7 +104,7 @@ Result<std::set<std::string>> insert_together(SqlConnection& db,
 // when `keyed`. In process there is no round trip to save, and under load a statement of N
 // rows cost the committer more a row as N grew (its program and its N x 20 parameters): about
 // twice as much at 49-64 rows as at 25-40, and the largest batches are those whose gradings
-// all wait (docs/benchmarks-store.md, stop 36).
+// all wait (docs/benchmarks-store.md, 'A batch a record at a time').
 Result<std::set<std::string>> insert_each(SqlConnection& db,
                                           const std::vector<PendingCommit>& batch,
                                           const std::vector<std::size_t>& order, bool keyed) {
@@ -146,7 +113,7 @@ Result<std::set<std::string>> insert_each(SqlConnection& db,
   std::set<std::string> written;
   for (const std::size_t i : order) {
     const SubmissionRecord& record = batch[i].record;
-    auto inserted = db.query(record.idempotency ? tagged : plain, insert_params(record));
+    auto inserted = db.query(record.idempotency ? tagged : plain, columns::binds(record));
     if (!inserted) return inserted.error();
     if (keyed && (!record.idempotency || !inserted->empty())) written.insert(record.id);
   }

@@ -82,7 +82,7 @@ class HealthWatch {
   std::thread thread_;
 };
 
-// --- Finding 2: connections -------------------------------------------------------------------
+// --- docs/hardening.md, finding 2: connections ------------------------------------------------
 
 TEST(HostileConnections, AtTheCapTheAttackersLongestIdleKeepAliveConnectionMakesRoom) {
   ServerProcess server({"--port", "0", "--address", "127.0.0.1", "--problems", kProblemsDir,
@@ -153,7 +153,7 @@ TEST(HostileConnections, OneAddressHoldsNoMoreThanItsShareWhateverItSends) {
   EXPECT_LT(health_ms(port, kVictim), 100);
 }
 
-// --- Finding 3: abandoned long gradings -------------------------------------------------------
+// --- docs/hardening.md, finding 3: abandoned long gradings ------------------------------------
 
 TEST(HostileLongGradings, FortyAbandonedLongGradingsDoNotDelayAnotherClientsGrading) {
   const fs::path dir = testing::private_temp_path("hostile-long");
@@ -237,7 +237,7 @@ TEST(HostileLongGradings, LongGradingsOverTheShareOfOneAddressAreAnswered429With
   }
 }
 
-// --- Finding 4: answers never read -----------------------------------------------------------
+// --- docs/hardening.md, finding 4: answers never read ----------------------------------------
 
 // `length`: of the 100 examples; `connections` that never read. The answers are large
 // (limits::kLongAnswerNumbers), so they are built on the long-grading threads, and the
@@ -369,7 +369,7 @@ TEST(HostileReaders, LargeAnswersOverTheShareOfOneAddressAreAnswered429) {
   EXPECT_EQ(Json::parse(answer->body())["failures"].size(), 3u);
 }
 
-// --- Finding 5: long by cost, not by count ----------------------------------------------------
+// --- docs/hardening.md, finding 5: long by cost, not by count ---------------------------------
 
 TEST(HostileCost, FewLongStringsWithTheLargestSubmissionDoNotHoldUpHealth) {
   // 2 000 random strings up to length 64, far under the old threshold of 32 768 strings, with

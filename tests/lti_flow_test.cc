@@ -1,6 +1,6 @@
 // The LTI pieces around the verifier: the login's state (signed, single use, bound to the
 // cookie when there is one), the score URL and body of AGS, the passback back-off and outbox,
-// form decoding, URL splitting, and the --lti file's checks.
+// URL splitting, and the --lti file's checks.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -16,7 +16,6 @@
 #include "passback_worker.h"
 #include "rsa_key.h"
 #include "score_outbox.h"
-#include "url_encoding.h"
 
 namespace headgrader::lti {
 namespace {
@@ -135,27 +134,6 @@ TEST(Passback, AClaimedScoreIsNotClaimedAgainUntilItsLeaseEnds) {
   EXPECT_EQ(outbox.claim_due(at(kNow + 100), at(kNow + 160), 10)->size(), 1u);
   ASSERT_TRUE(*outbox.mark_sent(id, 200));
   EXPECT_EQ(outbox.list("sent")->size(), 1u);
-}
-
-TEST(Form, DecodesAndRefusesAmbiguity) {
-  EXPECT_EQ(parse_form("a=1&b=x%20y+z&c="), (FormFields{{"a", "1"}, {"b", "x y z"}, {"c", ""}}));
-  EXPECT_EQ(parse_form("state=1&state=2"), std::nullopt);
-  EXPECT_EQ(parse_form("a=%zz"), std::nullopt);
-  EXPECT_EQ(with_query("https://lms/auth?x=1", {{"a", "b c"}}), "https://lms/auth?x=1&a=b%20c");
-}
-
-// The one decoder of paths, queries and forms: '+' is a space in a form only (RFC 3986 keeps
-// it in a path segment), and a '%' needs two hexadecimal digits after it.
-TEST(Form, PercentDecodingTreatsPlusAsASpaceOnlyInForms) {
-  EXPECT_EQ(percent_decode("first%2Dposition+x", false), "first-position+x");
-  EXPECT_EQ(percent_decode("first%2dposition+x", true), "first-position x");
-  EXPECT_EQ(percent_decode("a%2Fb", false), "a/b");
-  EXPECT_EQ(percent_decode("100%", false), std::nullopt);
-  EXPECT_EQ(percent_decode("%4", false), std::nullopt);
-  EXPECT_EQ(percent_decode("%g0", true), std::nullopt);
-  using Pairs = std::vector<std::pair<std::string, std::string>>;
-  EXPECT_EQ(form_pairs("a=1&&b&a=2"), (Pairs{{"a", "1"}, {"b", ""}, {"a", "2"}}));
-  EXPECT_EQ(form_pairs("a=1&b=%"), std::nullopt);
 }
 
 TEST(Url, SplitsHttpUrlsAndRefusesTheRest) {

@@ -8,12 +8,12 @@
 #include <fstream>
 #include <set>
 
+#include "common/url_encoding.h"
 #include "lti_service.h"
 #include "problem_catalog.h"
 #include "router.h"
 #include "rsa_key.h"
 #include "service.h"
-#include "url_encoding.h"
 
 namespace headgrader::server {
 namespace {
@@ -77,7 +77,7 @@ TEST_F(LtiRoutes, LoginRedirectsWithExactlyTheOidcParametersAndASecureCookie) {
   ASSERT_EQ(response.result(), http::status::found) << response.body();
   const std::string location(response[http::field::location]);
   ASSERT_TRUE(location.starts_with("https://lms.example.edu/auth?x=1&")) << location;
-  const auto query = lti::parse_form(location.substr(location.find('&') + 1));
+  const auto query = parse_form(location.substr(location.find('&') + 1));
   ASSERT_TRUE(query.has_value());
   std::set<std::string> names;
   for (const auto& [name, value] : *query) names.insert(name);

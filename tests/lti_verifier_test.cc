@@ -12,8 +12,8 @@
 #include <mutex>
 #include <string>
 
-#include "base64url.h"
-#include "crypto.h"
+#include "common/base64url.h"
+#include "common/secrets.h"
 #include "headgrader/limits.h"
 #include "jws.h"
 #include "keyset_cache.h"

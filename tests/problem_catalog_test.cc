@@ -10,7 +10,7 @@
 #include <fstream>
 #include <string>
 
-#include "headgrader/error_code.h"
+#include "common/error_code.h"
 
 namespace headgrader::server {
 namespace {

@@ -17,7 +17,7 @@
 #include "headgrader/report.h"
 #include "hostile_client.h"
 #include "server_harness.h"
-#include "sqlite_connection.h"
+#include "sqlite/sqlite_connection.h"
 #include "store_test_support.h"
 #include "test_support.h"
 

@@ -15,12 +15,12 @@
 
 #include "headgrader/limits.h"
 #include "migrations.h"
-#include "postgres_connection.h"
+#include "postgres/postgres_connection.h"
 #include "problem_stats.h"
-#include "sqlite_connection.h"
+#include "sqlite/sqlite_connection.h"
+#include "sqlite/wal_checkpointer.h"
 #include "store_test_support.h"
 #include "submission_store.h"
-#include "wal_checkpointer.h"
 
 namespace headgrader::store {
 namespace {
@@ -772,8 +772,8 @@ TEST(OpenStore, ANewSqliteFileKeepsItsRecordsInWalModeOnFourKibPages) {
   EXPECT_EQ(pragma("journal_mode"), "wal");
 }
 
-// The committer leaves checkpoints to a thread of its own (store/wal_checkpointer.h): the WAL
-// is still copied back into the database file as it grows, while the store stays open.
+// The committer leaves checkpoints to a thread of its own (store/sqlite/wal_checkpointer.h): the
+// WAL is still copied back into the database file as it grows, while the store stays open.
 TEST(OpenStore, ASqliteStoresWalIsCopiedBackIntoItsFileWhileItServes) {
   const auto path = std::filesystem::temp_directory_path() / "headgrader-checkpoint.db";
   for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path.string() + suffix);
@@ -807,7 +807,7 @@ TEST(OpenStore, ASqliteStoresWalIsCopiedBackIntoItsFileWhileItServes) {
   (*store)->close();
 }
 
-// Paced checkpoints (store/wal_checkpointer.h): once per 1000 new pages, not after every
+// Paced checkpoints (store/sqlite/wal_checkpointer.h): once per 1000 new pages, not after every
 // commit once the WAL holds 1000; after every commit for the last 256 pages before the
 // committer's own limit of 16 000; and afresh once the WAL has restarted.
 TEST(WalCheckpointer, AsksOncePerThousandNewPagesThenAtEveryCommitJustBeforeTheCommittersLimit) {
@@ -870,17 +870,6 @@ TEST(OpenStore, AnUnknownSchemeAndAnUnreachableServerAreErrors) {
   ASSERT_FALSE(unreachable);
   EXPECT_NE(unreachable.error().message.find("cannot connect to PostgreSQL"), std::string::npos);
   EXPECT_EQ(unreachable.error().message.find("secret-password"), std::string::npos);
-}
-
-TEST(RecordTime, FormatsAndParsesRfc3339WithMilliseconds) {
-  EXPECT_EQ(format_rfc3339_ms(0), "1970-01-01T00:00:00.000Z");
-  EXPECT_EQ(format_rfc3339_ms(1'796'083'445'123), "2026-12-01T00:04:05.123Z");
-  EXPECT_EQ(parse_rfc3339("2026-12-01T00:04:05.123Z"), 1'796'083'445'123);
-  EXPECT_EQ(parse_rfc3339("2026-12-01T01:04:05.1234+01:00"), 1'796'083'445'123);
-  EXPECT_EQ(parse_rfc3339("2026-12-01T00:04:05Z"), 1'796'083'445'000);
-  EXPECT_FALSE(parse_rfc3339("2026-12-01"));
-  EXPECT_FALSE(parse_rfc3339("2026-02-30T00:00:00Z"));
-  EXPECT_FALSE(parse_rfc3339("2026-12-01T00:04:05"));
 }
 
 TEST(RecordIds, SortByTimeAndDiffer) {

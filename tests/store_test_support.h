@@ -15,7 +15,7 @@
 #include <optional>
 #include <string>
 
-#include "postgres_connection.h"
+#include "postgres/postgres_connection.h"
 #include "submission_store.h"
 
 namespace headgrader::store::testing {

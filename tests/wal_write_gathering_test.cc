@@ -1,7 +1,7 @@
-// The WAL's writes gathered into one (store/wal_write_gathering.h), checked on real files: what
-// one connection commits, another reads at once, whatever the size of the transaction, and a
+// The WAL's writes gathered into one (store/sqlite/wal_write_gathering.h), checked on real files:
+// what one connection commits, another reads at once, whatever the size of the transaction, and a
 // file reopened from its WAL alone (no checkpoint) holds it all.
-#include "wal_write_gathering.h"
+#include "sqlite/wal_write_gathering.h"
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>
@@ -10,7 +10,7 @@
 #include <string>
 
 #include "headgrader/limits.h"
-#include "sqlite_connection.h"
+#include "sqlite/sqlite_connection.h"
 
 namespace headgrader::store {
 namespace {

@@ -2,9 +2,10 @@
 // A page launched from an LMS carries a student token (API.md §11) in
 // <meta name="headgrader-token">; it goes with every grading and step check.
 
+import { metaContent } from './dom.js';
+
 function token() {
-  const meta = document.querySelector('meta[name="headgrader-token"]');
-  return meta && meta.content ? meta.content : null;
+  return metaContent('headgrader-token') || null;
 }
 
 // {status, body (parsed JSON or null), retryAfter (seconds or null)}; a network failure is
@@ -16,11 +17,19 @@ async function call(path, options = {}) {
   if (bearer && options.authorize) headers.Authorization = `Bearer ${bearer}`;
   let response;
   try {
-    response = await fetch(path, { method: options.method || 'GET', headers, body: options.body, credentials: 'same-origin' });
+    response = await fetch(path, {
+      method: options.method || 'GET', headers, body: options.body, credentials: 'same-origin',
+    });
   } catch (failure) {
     return {
       status: 0,
-      body: { error: { code: 'network', message: 'the server could not be reached; check the connection and try again', field: null } },
+      body: {
+        error: {
+          code: 'network',
+          message: 'the server could not be reached; check the connection and try again',
+          field: null,
+        },
+      },
       retryAfter: null,
     };
   }
@@ -28,10 +37,20 @@ async function call(path, options = {}) {
   try {
     body = await response.json();
   } catch (notJson) {
-    body = { error: { code: 'bad_answer', message: `the server answered ${response.status} without JSON`, field: null } };
+    body = {
+      error: {
+        code: 'bad_answer',
+        message: `the server answered ${response.status} without JSON`,
+        field: null,
+      },
+    };
   }
   const retry = Number(response.headers.get('Retry-After'));
-  return { status: response.status, body, retryAfter: Number.isFinite(retry) && retry > 0 ? retry : null };
+  return {
+    status: response.status,
+    body,
+    retryAfter: Number.isFinite(retry) && retry > 0 ? retry : null,
+  };
 }
 
 export const listProblems = () => call('/v1/problems');
@@ -39,6 +58,8 @@ export const getProblem = (id) => call(`/v1/problems/${encodeURIComponent(id)}`)
 
 // `bodyText`: the JSON text as built by the page (numbers as typed).
 export const grade = (id, bodyText) =>
-  call(`/v1/problems/${encodeURIComponent(id)}/grade`, { method: 'POST', body: bodyText, authorize: true });
+  call(`/v1/problems/${encodeURIComponent(id)}/grade`,
+    { method: 'POST', body: bodyText, authorize: true });
 export const checkSteps = (id, bodyText) =>
-  call(`/v1/problems/${encodeURIComponent(id)}/check-steps`, { method: 'POST', body: bodyText, authorize: true });
+  call(`/v1/problems/${encodeURIComponent(id)}/check-steps`,
+    { method: 'POST', body: bodyText, authorize: true });

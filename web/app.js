@@ -3,14 +3,14 @@
 // typo costs no attempt; the server's own errors are shown next to the matrix they name.
 
 import { getProblem, grade, listProblems } from './api.js';
-import { EditableGrid, element, resultTable } from './grid.js';
+import { byId as $, element, metaContent } from './dom.js';
+import { EditableGrid, resultTable } from './grid.js';
 import { isNumberText, jsonLiteral, parseMatrixText } from './matrix_parse.js';
 import { renderResult } from './result.js';
 import { StepsPanel } from './steps.js';
+import { restoreMatrices, saveMatrices, storedProblem } from './storage.js';
 
 const ALIASES = { W_Q: 'W_q', W_K: 'W_k', W_v: 'W_V' };
-const $ = (id) => document.getElementById(id);
-const storageKey = (id) => `headgrader:matrices:${id}`;
 
 const state = { problem: null, matrices: new Map(), retryTimer: null };
 
@@ -18,28 +18,7 @@ function save() {
   if (!state.problem) return;
   const saved = {};
   for (const [name, { grid }] of state.matrices) saved[name] = grid.values();
-  try {
-    localStorage.setItem(storageKey(state.problem.id), JSON.stringify(saved));
-    localStorage.setItem('headgrader:problem', state.problem.id);
-  } catch (full) {
-    // Private browsing or a full storage: the page works, it only forgets on reload.
-  }
-}
-
-function storedProblem() {
-  try {
-    return localStorage.getItem('headgrader:problem');
-  } catch (denied) {
-    return null;
-  }
-}
-
-function restore(id) {
-  try {
-    return JSON.parse(localStorage.getItem(storageKey(id)) || '{}') || {};
-  } catch (broken) {
-    return {};
-  }
+  saveMatrices(state.problem.id, saved);
 }
 
 function matrixTable(id, caption, m, rowLabel, colLabel) {
@@ -62,22 +41,41 @@ function showProblem(problem) {
   info.replaceChildren(
     element('h3', { text: problem.title }),
     element('p', { class: 'statement', text: problem.statement }),
-    matrixTable('table-W_E', `W_E (${nE} × ${alphabet.length}): rows are features, columns letters`, problem.W_E, (r) => `feature ${r + 1}`, (c) => alphabet[c]),
+    matrixTable('table-W_E',
+      `W_E (${nE} × ${alphabet.length}): rows are features, columns letters`,
+      problem.W_E, (r) => `feature ${r + 1}`, (c) => alphabet[c]),
   );
   if (problem.W_P) {
-    info.append(matrixTable('table-W_P', `W_P (${nE} × ${problem.W_P[0].length}): rows are features, columns positions`, problem.W_P, (r) => `feature ${r + 1}`, (c) => `position ${c + 1}`));
+    info.append(matrixTable('table-W_P',
+      `W_P (${nE} × ${problem.W_P[0].length}): rows are features, columns positions`,
+      problem.W_P, (r) => `feature ${r + 1}`, (c) => `position ${c + 1}`));
   }
   for (const [name, m] of Object.entries(problem.given || {})) {
-    info.append(matrixTable(`table-${name}`, `${name} (${m.length} × ${m[0].length}), given by the problem`, m, (r) => `row ${r + 1}`, (c) => `feature ${c + 1}`));
+    info.append(matrixTable(`table-${name}`,
+      `${name} (${m.length} × ${m[0].length}), given by the problem`,
+      m, (r) => `row ${r + 1}`, (c) => `feature ${c + 1}`));
   }
   const rules = element('ul', { class: 'rules' });
   if (problem.submit.includes('W_q') || problem.submit.includes('W_k')) {
-    rules.append(element('li', { text: `W_q and W_k are n_q × ${nE}: one column per feature (n_e = ${nE}); n_q, the number of rows, is yours to choose and the same for both.` }));
+    rules.append(element('li', {
+      text: `W_q and W_k are n_q × ${nE}: one column per feature (n_e = ${nE}); n_q, the `
+        + 'number of rows, is yours to choose and the same for both.',
+    }));
   }
   if (problem.submit.includes('W_V')) {
-    rules.append(element('li', { text: `W_V is n_v × ${nE}: n_v rows, one per component of the expected output at each position.` }));
+    rules.append(element('li', {
+      text: `W_V is n_v × ${nE}: n_v rows, one per component of the expected output at each `
+        + 'position.',
+    }));
   }
-  rules.append(element('li', { text: `The head is ${problem.causal === false ? 'not causal' : 'causal (a query sees only keys at or before it)'}; scores are multiplied by ${problem.scale}. A position passes within ${problem.tolerance} per component; strings up to length ${problem.strings.max_length} are tested.` }));
+  const causality = problem.causal === false
+    ? 'not causal'
+    : 'causal (a query sees only keys at or before it)';
+  rules.append(element('li', {
+    text: `The head is ${causality}; scores are multiplied by ${problem.scale}. A position `
+      + `passes within ${problem.tolerance} per component; strings up to length `
+      + `${problem.strings.max_length} are tested.`,
+  }));
   info.append(element('h4', { text: `You submit ${problem.submit.join(', ')}` }), rules);
 }
 
@@ -86,7 +84,7 @@ function buildMatrices(problem) {
   box.replaceChildren();
   state.matrices.clear();
   const nE = problem.W_E.length;
-  const saved = restore(problem.id);
+  const saved = restoreMatrices(problem.id);
   for (const name of problem.submit) {
     const grid = new EditableGrid({
       name,
@@ -100,11 +98,18 @@ function buildMatrices(problem) {
         save();
       },
     });
-    if (Array.isArray(saved[name]) && saved[name].length && Array.isArray(saved[name][0]) && saved[name][0].length) {
+    const kept = saved[name];
+    if (Array.isArray(kept) && kept.length && Array.isArray(kept[0]) && kept[0].length) {
       grid.setValues(saved[name]);
     }
     const error = element('p', { class: 'error', id: `error-${name}`, role: 'alert' });
-    const paste = element('textarea', { id: `paste-${name}`, rows: 2, cols: 28, spellcheck: 'false', 'aria-describedby': `echo-${name}` });
+    const paste = element('textarea', {
+      id: `paste-${name}`,
+      rows: 2,
+      cols: 28,
+      spellcheck: 'false',
+      'aria-describedby': `echo-${name}`,
+    });
     const echo = element('p', { class: 'echo', id: `echo-${name}`, 'aria-live': 'polite' });
     paste.addEventListener('input', () => {
       if (paste.value.trim() === '') {
@@ -119,12 +124,21 @@ function buildMatrices(problem) {
         return;
       }
       grid.setValues(parsed.rows);
-      echo.textContent = `Read as ${parsed.form}: ${parsed.rows.length} × ${parsed.rows[0].length}, [${parsed.rows.map((r) => `[${r.join(', ')}]`).join(', ')}]`;
+      const read = parsed.rows.map((r) => `[${r.join(', ')}]`).join(', ');
+      echo.textContent =
+        `Read as ${parsed.form}: ${parsed.rows.length} × ${parsed.rows[0].length}, [${read}]`;
       validate();
       save();
     });
-    const add = element('button', { type: 'button', class: 'small', text: 'Add a row', 'aria-label': `Add a row to ${name}` });
-    const remove = element('button', { type: 'button', class: 'small', text: 'Remove a row', 'aria-label': `Remove the last row of ${name}` });
+    const add = element('button', {
+      type: 'button', class: 'small', text: 'Add a row', 'aria-label': `Add a row to ${name}`,
+    });
+    const remove = element('button', {
+      type: 'button',
+      class: 'small',
+      text: 'Remove a row',
+      'aria-label': `Remove the last row of ${name}`,
+    });
     add.addEventListener('click', () => {
       grid.resize(grid.rows + 1, grid.cols);
       validate();
@@ -140,7 +154,10 @@ function buildMatrices(problem) {
       element('legend', { text: `${name} (${shapeNote})` }),
       element('div', { class: 'scroll' }, grid.table),
       element('div', { class: 'row-buttons' }, add, remove),
-      element('label', { for: `paste-${name}`, text: `Or paste ${name} (JSON [[1, 1]], numpy np.array([[1, 1]]) or MATLAB [1 1; 0 5])` }),
+      element('label', {
+        for: `paste-${name}`,
+        text: `Or paste ${name} (JSON [[1, 1]], numpy np.array([[1, 1]]) or MATLAB [1 1; 0 5])`,
+      }),
       paste, echo, error));
     state.matrices.set(name, { grid, error, paste });
   }
@@ -153,10 +170,15 @@ function weights() {
   for (const [name, { grid }] of state.matrices) {
     const values = grid.values();
     if (!values.every((row) => row.every((t) => isNumberText(t || '')))) ok = false;
-    parts.push(`"${name}": [${values.map((row) => `[${row.map((t) => (isNumberText(t || '') ? jsonLiteral(t) : 'null')).join(', ')}]`).join(', ')}]`);
+    const literal = (t) => (isNumberText(t || '') ? jsonLiteral(t) : 'null');
+    const rows = values.map((row) => `[${row.map(literal).join(', ')}]`);
+    parts.push(`"${name}": [${rows.join(', ')}]`);
   }
   const given = (state.problem && state.problem.given) || {};
-  const rowsOf = (name) => (state.matrices.has(name) ? state.matrices.get(name).grid.rows : given[name] ? given[name].length : 1);
+  const rowsOf = (name) => {
+    if (state.matrices.has(name)) return state.matrices.get(name).grid.rows;
+    return given[name] ? given[name].length : 1;
+  };
   return { ok, parts, nq: rowsOf('W_q'), nv: rowsOf('W_V') };
 }
 
@@ -167,7 +189,10 @@ function validate() {
   const waiting = state.retryTimer !== null;
   button.disabled = bad > 0 || waiting || !state.problem;
   if (!waiting) {
-    $('grade-status').textContent = bad > 0 ? `${bad} ${bad === 1 ? 'entry is' : 'entries are'} empty or not a number (outlined in red); fix ${bad === 1 ? 'it' : 'them'} to grade.` : '';
+    $('grade-status').textContent = bad > 0
+      ? `${bad} ${bad === 1 ? 'entry is' : 'entries are'} empty or not a number (outlined in `
+        + `red); fix ${bad === 1 ? 'it' : 'them'} to grade.`
+      : '';
   }
   if (state.steps) state.steps.layout();
   return bad === 0;
@@ -199,7 +224,8 @@ function waitForRetry(seconds, message) {
   const status = $('grade-status');
   const countdown = $('grade-countdown');
   clearInterval(state.retryTimer);
-  status.textContent = `Not graded: ${message}. You may grade again at ${until.toLocaleTimeString()}.`;
+  status.textContent =
+    `Not graded: ${message}. You may grade again at ${until.toLocaleTimeString()}.`;
   const tick = () => {
     const left = Math.ceil((until - Date.now()) / 1000);
     if (left <= 0) {
@@ -225,7 +251,8 @@ async function onGrade() {
   button.disabled = true;
   $('grade-status').textContent = 'Grading…';
   const maxFailures = Number($('max-failures').value);
-  const { status, body, retryAfter } = await grade(state.problem.id, `{${parts.join(', ')}, "max_failures": ${maxFailures}}`);
+  const { status, body, retryAfter } =
+    await grade(state.problem.id, `{${parts.join(', ')}, "max_failures": ${maxFailures}}`);
   validate();
   if (status === 200) {
     $('grade-status').textContent = 'Graded.';
@@ -239,7 +266,9 @@ async function onGrade() {
     return;
   }
   const placed = showError(error);
-  $('grade-status').textContent = placed ? `Not graded: see the message under ${ALIASES[error.field] || error.field}.` : `Not graded: ${error.message}`;
+  $('grade-status').textContent = placed
+    ? `Not graded: see the message under ${ALIASES[error.field] || error.field}.`
+    : `Not graded: ${error.message}`;
 }
 
 async function chooseProblem(id) {
@@ -247,7 +276,8 @@ async function chooseProblem(id) {
   document.body.dataset.problem = '';
   const { status, body } = await getProblem(id);
   if (status !== 200) {
-    $('problem-info').textContent = `This problem could not be loaded: ${body && body.error ? body.error.message : status}`;
+    const why = body && body.error ? body.error.message : status;
+    $('problem-info').textContent = `This problem could not be loaded: ${why}`;
     return;
   }
   state.problem = body;
@@ -267,16 +297,18 @@ async function start() {
   const select = $('problem-select');
   const { status, body } = await listProblems();
   if (status !== 200) {
-    $('problem-info').textContent = 'The list of problems could not be loaded; reload the page to try again.';
+    $('problem-info').textContent =
+      'The list of problems could not be loaded; reload the page to try again.';
     return;
   }
   for (const p of body.problems) select.append(element('option', { value: p.id, text: p.title }));
   // Launched from the LMS (API.md §11), the page is for one problem: its token grades no other.
-  const launched = (document.querySelector('meta[name="headgrader-problem"]') || {}).content;
-  const student = (document.querySelector('meta[name="headgrader-student"]') || {}).content;
+  const launched = metaContent('headgrader-problem');
+  const student = metaContent('headgrader-student');
   if (launched !== undefined) {
     const signedIn = $('signed-in');
-    signedIn.textContent = 'Signed in from your course as ' + (student || 'a student whose name the course did not send')
+    signedIn.textContent = 'Signed in from your course as '
+      + (student || 'a student whose name the course did not send')
       + '. Your gradings are recorded for you, and their score goes to the course gradebook.';
     signedIn.hidden = false;
   }

@@ -3,6 +3,7 @@
 // move inside (Home/End to the row's ends), and in a result table Enter selects the row.
 // Every cell carries a label that reads on its own ("query b at 2, key a at 1: 0.12").
 
+import { element } from './dom.js';
 import { isNumberText } from './matrix_parse.js';
 
 // Shown precision: whole numbers as they are, others to 4 decimals, never "-0.0000".
@@ -11,20 +12,6 @@ export function formatNumber(x) {
   if (Number.isInteger(x)) return String(x);
   const text = x.toFixed(4);
   return /^-0\.0+$/.test(text) ? text.slice(1) : text;
-}
-
-export function element(tag, attributes = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) {
-    if (value === undefined || value === null || value === false) continue;
-    if (name === 'class') node.className = value;
-    else if (name === 'text') node.textContent = value;
-    else node.setAttribute(name, value === true ? '' : String(value));
-  }
-  for (const child of children) {
-    if (child !== null && child !== undefined) node.append(child);
-  }
-  return node;
 }
 
 // Roving focus over the cells of `table` that match `selector` (each with data-row, data-col).
@@ -75,8 +62,12 @@ export function rove(table, selector, { onEnter, editable }) {
 // A result table. `rows`: numbers (null: masked). `rowLabels`/`colLabels`: header texts.
 // `describe(r, c, text)`: the cell's accessible label. `paint(x)`: {background, color} or null.
 // `masked(r, c)`: hatched "–" cells. `mark(r, c)`: a class for the cell (e.g. "wrong").
-export function resultTable({ id, caption, rows, rowLabels, colLabels, describe, paint, masked, mark, onSelectRow, cornerLabel }) {
-  const table = element('table', { class: 'matrix result', id, role: 'grid', 'aria-readonly': 'true' });
+export function resultTable({
+  id, caption, rows, rowLabels, colLabels, describe, paint, masked, mark, onSelectRow, cornerLabel,
+}) {
+  const table = element('table', {
+    class: 'matrix result', id, role: 'grid', 'aria-readonly': 'true',
+  });
   table.append(element('caption', { text: caption }));
   const head = element('tr', {}, element('th', { scope: 'col', text: cornerLabel || '' }));
   for (const label of colLabels) head.append(element('th', { scope: 'col', text: label }));
@@ -94,7 +85,8 @@ export function resultTable({ id, caption, rows, rowLabels, colLabels, describe,
         tabindex: r === 0 && c === 0 ? 0 : -1,
         role: 'gridcell',
         'aria-label': describe(r, c, isMasked ? 'masked' : text),
-        class: [isMasked ? 'masked' : '', mark ? mark(r, c) || '' : ''].join(' ').trim() || undefined,
+        class: [isMasked ? 'masked' : '', mark ? mark(r, c) || '' : ''].join(' ').trim()
+          || undefined,
         text,
       });
       if (!isMasked && paint) {
@@ -136,7 +128,9 @@ export class EditableGrid {
     this.cols = cols;
     this.table.replaceChildren();
     const head = element('tr', {}, element('td', { class: 'corner' }));
-    for (let c = 0; c < cols; c += 1) head.append(element('th', { scope: 'col', text: this.colLabel(c) }));
+    for (let c = 0; c < cols; c += 1) {
+      head.append(element('th', { scope: 'col', text: this.colLabel(c) }));
+    }
     this.table.append(element('thead', {}, head));
     const body = element('tbody');
     for (let r = 0; r < rows; r += 1) {
@@ -145,7 +139,9 @@ export class EditableGrid {
         const td = element('td');
         if (this.fixed && this.fixed(r, c)) {
           td.className = 'masked';
-          td.append(element('span', { 'aria-label': `${this.describe(r, c)}: masked`, role: 'img', text: '–' }));
+          td.append(element('span', {
+            'aria-label': `${this.describe(r, c)}: masked`, role: 'img', text: '–',
+          }));
         } else {
           const input = element('input', {
             type: 'text',
@@ -173,7 +169,9 @@ export class EditableGrid {
   }
 
   describe(r, c) {
-    return this.describeCell ? this.describeCell(r, c) : `${this.name} row ${r + 1}, ${this.colLabel(c)}`;
+    return this.describeCell
+      ? this.describeCell(r, c)
+      : `${this.name} row ${r + 1}, ${this.colLabel(c)}`;
   }
 
   get rows() {

@@ -23,7 +23,8 @@ export function jsonLiteral(text) {
 
 // Cuts "np.array(X, dtype=float)" down to X; other text is returned as it is.
 function unwrapCall(text) {
-  const call = /^(?:np|numpy)\s*\.\s*(?:array|asarray|matrix)\s*\(|^(?:array|matrix)\s*\(/.exec(text);
+  const call = /^(?:np|numpy)\s*\.\s*(?:array|asarray|matrix)\s*\(|^(?:array|matrix)\s*\(/
+    .exec(text);
   if (!call) return { text };
   if (!text.endsWith(')')) return { error: 'the np.array( … ) call is not closed with ")"' };
   let inner = text.slice(call[0].length, -1).trim();
@@ -101,7 +102,9 @@ export function parseMatrixText(input) {
   let form = 'rows of numbers';
   if (unwrapped.text !== text) form = 'numpy';
   else if (nested) form = 'JSON';
-  else if (body.startsWith('[')) form = body.includes(',') && !body.includes(';') ? 'a list' : 'MATLAB';
+  else if (body.startsWith('[')) {
+    form = body.includes(',') && !body.includes(';') ? 'a list' : 'MATLAB';
+  }
   const parsed = nested ? parseNested(body) : parseFlat(body);
   if (parsed.error) return parsed;
   const { rows } = parsed;
@@ -109,12 +112,15 @@ export function parseMatrixText(input) {
   for (let r = 0; r < rows.length; r += 1) {
     if (rows[r].length !== rows[0].length) {
       return {
-        error: `row ${r + 1} has ${count(rows[r].length)} but row 1 has ${count(rows[0].length)}; every row needs the same count`,
+        error: `row ${r + 1} has ${count(rows[r].length)} but row 1 has `
+          + `${count(rows[0].length)}; every row needs the same count`,
       };
     }
     for (let c = 0; c < rows[r].length; c += 1) {
       if (!isNumberText(rows[r][c])) {
-        return { error: `row ${r + 1}, column ${c + 1} is "${rows[r][c].slice(0, 20)}", not a number` };
+        return {
+          error: `row ${r + 1}, column ${c + 1} is "${rows[r][c].slice(0, 20)}", not a number`,
+        };
       }
     }
   }

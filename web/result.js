@@ -5,7 +5,8 @@
 // answer holds nothing of the reference, and nothing here asks for it.
 
 import { diverging, divergingGradient, sequential, sequentialGradient } from './colors.js';
-import { element, formatNumber, resultTable, rove } from './grid.js';
+import { element } from './dom.js';
+import { formatNumber, resultTable, rove } from './grid.js';
 
 const STAGES = [
   ['embeddings', 'Embeddings r_i', 'feature'],
@@ -30,8 +31,15 @@ function positionPasses(expected, output, tolerance) {
 function summary(answer) {
   const { total, passed } = answer.tests;
   const box = element('div', { class: answer.passed ? 'summary pass' : 'summary fail' });
-  box.append(element('p', { class: 'verdict', id: 'verdict', text: `${passed} of ${total} tested strings pass` }));
-  box.append(element('p', { text: answer.passed ? 'Your head passes this problem.' : `Score ${formatNumber(answer.score)} (passed strings ÷ tested strings). ${answer.tests.failed} strings fail.` }));
+  box.append(element('p', {
+    class: 'verdict', id: 'verdict', text: `${passed} of ${total} tested strings pass`,
+  }));
+  box.append(element('p', {
+    text: answer.passed
+      ? 'Your head passes this problem.'
+      : `Score ${formatNumber(answer.score)} (passed strings ÷ tested strings). `
+        + `${answer.tests.failed} strings fail.`,
+  }));
   const margin = marginText(answer.margin);
   if (margin) box.append(element('p', { id: 'margin', text: margin }));
   return box;
@@ -47,7 +55,8 @@ function marginText(margin) {
   let text = `Margin: your worst position is off by ${formatNumber(margin.worst_error)}, ` +
     `${formatNumber(margin.slack)} inside the tolerance ${String(margin.tolerance)}.`;
   if (typeof margin.score_gap === 'number') {
-    text += ` Each query's highest score leads its next by at least ${formatNumber(margin.score_gap)}.`;
+    text += ' Each query\'s highest score leads its next by at least '
+      + `${formatNumber(margin.score_gap)}.`;
   }
   return text;
 }
@@ -69,8 +78,12 @@ function examplesTable(answer, tolerance) {
   const longest = Math.max(...answer.examples.map((e) => letters(e.input).length));
   const cols = Array.from({ length: longest }, (_, i) => `position ${i + 1}`);
   const rows = answer.examples.map((e) => letters(e.input));
-  const table = element('table', { class: 'matrix examples', id: 'examples', role: 'grid', 'aria-readonly': 'true' });
-  table.append(element('caption', { text: `Examples (✓ within the tolerance ${String(tolerance)} at that position)` }));
+  const table = element('table', {
+    class: 'matrix examples', id: 'examples', role: 'grid', 'aria-readonly': 'true',
+  });
+  table.append(element('caption', {
+    text: `Examples (✓ within the tolerance ${String(tolerance)} at that position)`,
+  }));
   const head = element('tr', {}, element('th', { scope: 'col', text: 'string' }));
   for (const c of cols) head.append(element('th', { scope: 'col', text: c }));
   table.append(element('thead', {}, head));
@@ -103,22 +116,46 @@ function examplesTable(answer, tolerance) {
 function expectedVsOutput(failure, tolerance, onSelectRow) {
   const chars = letters(failure.input);
   const n = failure.expected[0].length;
-  const table = element('table', { class: 'matrix compare', id: 'compare', role: 'grid', 'aria-readonly': 'true' });
-  table.append(element('caption', { text: `Expected and your output at each position (wrong: off by more than ${String(tolerance)})` }));
+  const table = element('table', {
+    class: 'matrix compare', id: 'compare', role: 'grid', 'aria-readonly': 'true',
+  });
+  table.append(element('caption', {
+    text: 'Expected and your output at each position (wrong: off by more than '
+      + `${String(tolerance)})`,
+  }));
   const head = element('tr', {}, element('th', { scope: 'col', text: 'position' }));
   for (let c = 0; c < n; c += 1) {
-    head.append(element('th', { scope: 'col', text: `expected ${c + 1}` }), element('th', { scope: 'col', text: `output ${c + 1}` }));
+    head.append(element('th', { scope: 'col', text: `expected ${c + 1}` }),
+      element('th', { scope: 'col', text: `output ${c + 1}` }));
   }
   table.append(element('thead', {}, head));
   const body = element('tbody');
   failure.expected.forEach((row, i) => {
-    const tr = element('tr', { 'data-row': i }, element('th', { scope: 'row', text: tokenLabel(chars, i) }));
+    const tr = element('tr', { 'data-row': i },
+      element('th', { scope: 'row', text: tokenLabel(chars, i) }));
     row.forEach((want, c) => {
       const got = failure.output[i][c];
       const wrong = Math.abs(got - want) > tolerance;
       tr.append(
-        element('td', { role: 'gridcell', 'data-row': i, 'data-col': 2 * c, tabindex: i === 0 && c === 0 ? 0 : -1, 'aria-label': `${tokenLabel(chars, i)}, component ${c + 1}, expected: ${formatNumber(want)}`, text: formatNumber(want) }),
-        element('td', { role: 'gridcell', 'data-row': i, 'data-col': 2 * c + 1, tabindex: -1, class: wrong ? 'wrong' : 'right', 'aria-label': `${tokenLabel(chars, i)}, component ${c + 1}, your output: ${formatNumber(got)}${wrong ? ', wrong' : ''}`, text: formatNumber(got) }),
+        element('td', {
+          role: 'gridcell',
+          'data-row': i,
+          'data-col': 2 * c,
+          tabindex: i === 0 && c === 0 ? 0 : -1,
+          'aria-label': `${tokenLabel(chars, i)}, component ${c + 1}, expected: `
+            + formatNumber(want),
+          text: formatNumber(want),
+        }),
+        element('td', {
+          role: 'gridcell',
+          'data-row': i,
+          'data-col': 2 * c + 1,
+          tabindex: -1,
+          class: wrong ? 'wrong' : 'right',
+          'aria-label': `${tokenLabel(chars, i)}, component ${c + 1}, your output: `
+            + `${formatNumber(got)}${wrong ? ', wrong' : ''}`,
+          text: formatNumber(got),
+        }),
       );
     });
     body.append(tr);
@@ -138,8 +175,11 @@ function legend(id, gradient, low, mid, high, title) {
   return element('figure', { class: 'legend', id },
     element('figcaption', { text: title }), bar,
     element('div', { class: 'legend-ticks', 'aria-hidden': 'true' },
-      element('span', { text: low }), element('span', { text: mid }), element('span', { text: high })),
-    element('p', { class: 'legend-masked' }, element('span', { class: 'masked swatch', 'aria-hidden': 'true', text: '–' }), ' masked: the key comes after the query'));
+      element('span', { text: low }), element('span', { text: mid }),
+      element('span', { text: high })),
+    element('p', { class: 'legend-masked' },
+      element('span', { class: 'masked swatch', 'aria-hidden': 'true', text: '–' }),
+      ' masked: the key comes after the query'));
 }
 
 function heatmap(failure, onSelectRow) {
@@ -148,7 +188,8 @@ function heatmap(failure, onSelectRow) {
   const masked = (r, c) => failure.trace.masked_scores[r][c] === null;
   const table = resultTable({
     id: 'heatmap',
-    caption: `Attention of "${failure.input}" (${shape(failure.trace.attention)}): rows are queries, columns are keys`,
+    caption: `Attention of "${failure.input}" (${shape(failure.trace.attention)}): `
+      + 'rows are queries, columns are keys',
     rows: failure.trace.attention,
     rowLabels: labels,
     colLabels: labels,
@@ -161,7 +202,8 @@ function heatmap(failure, onSelectRow) {
   table.classList.add('heatmap');
   return element('div', { class: 'heatmap-box' },
     element('div', { class: 'scroll' }, table),
-    legend('heatmap-legend', sequentialGradient(), '0', '0.5', '1', 'Attention weight (fixed scale 0 to 1)'));
+    legend('heatmap-legend', sequentialGradient(), '0', '0.5', '1',
+      'Attention weight (fixed scale 0 to 1)'));
 }
 
 function pipeline(failure, onSelectRow) {
@@ -181,7 +223,9 @@ function pipeline(failure, onSelectRow) {
       rowLabels: labels,
       colLabels: cols,
       cornerLabel: square ? 'query \\ key' : 'token',
-      masked: key === 'masked_scores' || key === 'attention' ? (r, c) => failure.trace.masked_scores[r][c] === null : undefined,
+      masked: key === 'masked_scores' || key === 'attention'
+        ? (r, c) => failure.trace.masked_scores[r][c] === null
+        : undefined,
       paint: key === 'attention' ? (x) => sequential(x) : (x) => diverging(x, extent),
       describe: square
         ? (r, c, text) => `${title}: query ${labels[r]}, key ${labels[c]}: ${text}`
@@ -192,7 +236,8 @@ function pipeline(failure, onSelectRow) {
   }
   return element('div', {},
     strip,
-    legend('signed-legend', divergingGradient(), '−largest', '0', '+largest', 'Signed values (each table scaled to its largest magnitude)'));
+    legend('signed-legend', divergingGradient(), '−largest', '0', '+largest',
+      'Signed values (each table scaled to its largest magnitude)'));
 }
 
 // Highlights query row `r` in every table of `root`.
@@ -204,20 +249,36 @@ function highlightRow(root, r, input) {
   }
   const chars = letters(input);
   const note = root.querySelector('#row-note');
-  if (note) note.textContent = r === null ? '' : `Query ${tokenLabel(chars, r)} is highlighted in every table.`;
+  if (note) {
+    note.textContent = r === null
+      ? ''
+      : `Query ${tokenLabel(chars, r)} is highlighted in every table.`;
+  }
 }
 
 function failureDetail(answer, failure, tolerance) {
-  const detail = element('section', { class: 'panel failure', id: 'failure-detail', 'aria-labelledby': 'failure-title' });
+  const detail = element('section', {
+    class: 'panel failure', id: 'failure-detail', 'aria-labelledby': 'failure-title',
+  });
   const where = failure.failing_positions.join(', ');
-  detail.append(element('h3', { id: 'failure-title', text: `"${failure.input}" fails at position${failure.failing_positions.length > 1 ? 's' : ''} ${where}` }));
-  detail.append(element('p', { text: `Largest error ${formatNumber(failure.max_error)}; a position passes when every component is within ${String(tolerance)} of the expected value.` }));
+  const plural = failure.failing_positions.length > 1 ? 's' : '';
+  detail.append(element('h3', {
+    id: 'failure-title', text: `"${failure.input}" fails at position${plural} ${where}`,
+  }));
+  detail.append(element('p', {
+    text: `Largest error ${formatNumber(failure.max_error)}; a position passes when every `
+      + `component is within ${String(tolerance)} of the expected value.`,
+  }));
   const diagnosis = diagnosisList(answer);
   if (diagnosis) detail.append(diagnosis);
   const select = (r) => highlightRow(detail, r, failure.input);
   detail.append(element('div', { class: 'scroll' }, expectedVsOutput(failure, tolerance, select)));
   detail.append(element('h4', { text: 'Where each query looks' }));
-  detail.append(element('p', { class: 'help', text: 'Move with the arrow keys inside a table; Enter (or a click) highlights that query in every table.' }));
+  detail.append(element('p', {
+    class: 'help',
+    text: 'Move with the arrow keys inside a table; Enter (or a click) highlights that query '
+      + 'in every table.',
+  }));
   detail.append(element('p', { id: 'row-note', class: 'row-note', role: 'status' }));
   detail.append(heatmap(failure, select));
   detail.append(element('h4', { text: 'Every step of your head' }));
@@ -241,16 +302,28 @@ export function renderResult(root, answer, problem) {
   const list = element('ul', { class: 'failures', id: 'failures' });
   const detailBox = element('div', { id: 'failure-box' });
   const choose = (k) => {
-    for (const b of list.querySelectorAll('button')) b.setAttribute('aria-pressed', b.dataset.index === String(k) ? 'true' : 'false');
+    for (const b of list.querySelectorAll('button')) {
+      b.setAttribute('aria-pressed', b.dataset.index === String(k) ? 'true' : 'false');
+    }
     detailBox.replaceChildren(failureDetail(answer, answer.failures[k], problem.tolerance));
   };
   answer.failures.forEach((f, k) => {
-    const button = element('button', { type: 'button', 'data-index': k, 'aria-pressed': 'false', text: `"${f.input}" (position${f.failing_positions.length > 1 ? 's' : ''} ${f.failing_positions.join(', ')})` });
+    const plural = f.failing_positions.length > 1 ? 's' : '';
+    const button = element('button', {
+      type: 'button',
+      'data-index': k,
+      'aria-pressed': 'false',
+      text: `"${f.input}" (position${plural} ${f.failing_positions.join(', ')})`,
+    });
     button.addEventListener('click', () => choose(k));
     list.append(element('li', {}, button));
   });
   const shown = answer.failures.length;
-  root.append(element('h3', { text: shown < answer.tests.failed ? `Failing strings: the first ${shown} of ${answer.tests.failed}, shortest first` : `Failing strings (${shown})` }));
+  root.append(element('h3', {
+    text: shown < answer.tests.failed
+      ? `Failing strings: the first ${shown} of ${answer.tests.failed}, shortest first`
+      : `Failing strings (${shown})`,
+  }));
   root.append(list, detailBox);
   choose(0);
 }

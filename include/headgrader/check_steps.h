@@ -11,9 +11,9 @@
 #include <utility>
 #include <vector>
 
+#include "common/result.h"
 #include "headgrader/attention.h"
 #include "headgrader/problem.h"
-#include "headgrader/result.h"
 
 namespace headgrader {
 

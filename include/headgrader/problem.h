@@ -21,9 +21,9 @@
 #include <variant>
 #include <vector>
 
+#include "common/limits.h"
 #include "headgrader/attention.h"
 #include "headgrader/expected.h"
-#include "headgrader/limits.h"
 #include "headgrader/strings.h"
 
 namespace headgrader {

@@ -6,17 +6,15 @@
 // Thread-safety: pure functions.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <string>
 
+#include "common/json.h"
+#include "common/result.h"
 #include "headgrader/diagnosis.h"
 #include "headgrader/grade.h"
 #include "headgrader/problem.h"
-#include "headgrader/result.h"
 
 namespace headgrader {
-
-using Json = nlohmann::ordered_json;  // keeps the contract's key order
 
 Json number_to_json(double x);         // whole → integer, else double; −∞ → null
 Json matrix_to_json(const Matrix& m);  // array of rows

@@ -13,9 +13,9 @@
 #include <string>
 #include <string_view>
 
+#include "common/result.h"
 #include "headgrader/attention.h"
 #include "headgrader/problem.h"
-#include "headgrader/result.h"
 
 namespace headgrader {
 

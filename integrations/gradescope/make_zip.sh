@@ -2,9 +2,9 @@
 # Makes the zip to upload as a Gradescope "programming assignment" autograder:
 #   integrations/gradescope/make_zip.sh --problem ID [--problems DIR] [--points N] [--out FILE]
 # It holds, at the root of the archive (as Gradescope requires): setup.sh, run_autograder,
-# headgrader.conf (the problem and points), and headgrader/ (the engine's and the CLI's
-# sources and the problems of DIR, default the bundled problems/). The problem is checked
-# before anything is written. Needs only bash and python3 (its zipfile module).
+# headgrader.conf (the problem and points), and headgrader/ (the foundation's, the engine's and
+# the CLI's sources and the problems of DIR, default the bundled problems/). The problem is
+# checked before anything is written. Needs only bash and python3 (its zipfile module).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
@@ -27,7 +27,7 @@ install -m 0755 "$here/setup.sh" "$here/run_autograder" "$stage/"
 printf 'HEADGRADER_PROBLEM=%q\nHEADGRADER_POINTS=%q\n' "$problem" "$points" > "$stage/headgrader.conf"
 mkdir -p "$stage/headgrader/problems"
 cp "$repo/CMakeLists.txt" "$stage/headgrader/"
-cp -r "$repo/include" "$repo/grader" "$repo/cli" "$stage/headgrader/"
+cp -r "$repo/common" "$repo/include" "$repo/grader" "$repo/cli" "$stage/headgrader/"
 cp "$problems"/*.json "$stage/headgrader/problems/"
 case "$out" in /*) ;; *) out="$PWD/$out" ;; esac
 rm -f "$out"

@@ -23,7 +23,8 @@
 #    same results.json.
 # Prints the time of each part. Every wait has a deadline; containers and temporary files are
 # removed on exit, the image kept (the next build reuses its cache: compiling only when
-# include/, grader/ or cli/ changed; HEADGRADER_DOCKER_NO_CACHE=1 builds without the cache).
+# common/, include/, grader/ or cli/ changed; HEADGRADER_DOCKER_NO_CACHE=1 builds without the
+# cache).
 set -euo pipefail
 
 T0=$SECONDS
@@ -53,7 +54,7 @@ timeout 3600 docker build "${BUILD_FLAGS[@]}" --build-arg JOBS=2 \
 T_BUILT=$SECONDS
 compiled=compiled
 grep -A1 'RUN cmake -S . -B /build' "$TMP/build.log" | grep -q 'Using cache' &&
-  compiled="cached: include/, grader/ and cli/ as in a build before"
+  compiled="cached: common/, include/, grader/ and cli/ as in a build before"
 log "built in $((T_BUILT - T_BUILD)) s (headgrader $compiled)"
 size=$(docker image inspect -f '{{.Size}}' "$IMAGE")
 base=$(docker image inspect -f '{{.Size}}' debian:bookworm-slim)

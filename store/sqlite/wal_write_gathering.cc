@@ -7,7 +7,7 @@
 #include <memory>
 #include <new>
 
-#include "headgrader/limits.h"
+#include "common/limits.h"
 
 namespace headgrader::store::wal_write_gathering {
 namespace {

@@ -1,6 +1,6 @@
 #include "wal_checkpointer.h"
 
-#include "headgrader/limits.h"
+#include "common/limits.h"
 
 namespace headgrader::store {
 

@@ -17,7 +17,7 @@
 // For that copy to be small, the thread is asked after every commit for the last
 // limits::kSqliteCheckpointCatchUpPages pages before that limit. The committer's copy also
 // keeps the WAL bounded should the thread fall behind or fail.
-// (docs/benchmarks-store.md, stop 34.)
+// (docs/benchmarks-store.md, 'Checkpoints off the commit path'.)
 // Thread-safety: wal_grew() from the committer's thread (one at a time); the rest from the
 // owner's.
 #pragma once

@@ -59,7 +59,7 @@ class SqliteConnection final : public SqlConnection {
   // One stat(2) of the path against the file recorded at the first open.
   Result<bool> still_the_store() override;
 
-  // Leaves WAL checkpoints to someone else (store/wal_checkpointer.h): after each commit of
+  // Leaves WAL checkpoints to someone else (store/sqlite/wal_checkpointer.h): after each commit of
   // this connection, `wal_grew` is told how many pages the WAL holds, and this connection
   // checkpoints by itself only once it holds limits::kSqliteCommitterCheckpointPages.
   void checkpoint_elsewhere(std::function<void(int pages)> wal_grew);

@@ -1,6 +1,6 @@
-#include "url_encoding.h"
+#include "common/url_encoding.h"
 
-namespace headgrader::lti {
+namespace headgrader {
 namespace {
 
 int hex_value(char c) {
@@ -92,4 +92,4 @@ std::string with_query(const std::string& url, const FormFields& fields) {
   return url + (url.find('?') == std::string::npos ? '?' : '&') + encode_form(fields);
 }
 
-}  // namespace headgrader::lti
+}  // namespace headgrader

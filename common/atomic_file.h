@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-namespace headgrader::server {
+namespace headgrader {
 
 // What failed: the system's error number and the step, "written" or "renamed".
 struct ReplaceFailure {
@@ -28,4 +28,4 @@ struct ReplaceFailure {
 std::optional<ReplaceFailure> replace_file(const std::filesystem::path& path,
                                            std::string_view bytes, mode_t new_file_mode);
 
-}  // namespace headgrader::server
+}  // namespace headgrader

@@ -1,9 +1,9 @@
-#include "base64url.h"
+#include "common/base64url.h"
 
 #include <array>
 #include <cstdint>
 
-namespace headgrader::lti {
+namespace headgrader {
 namespace {
 
 constexpr std::string_view kAlphabet =
@@ -69,4 +69,4 @@ std::optional<std::string> base64url_decode(std::string_view text) {
   return out;
 }
 
-}  // namespace headgrader::lti
+}  // namespace headgrader

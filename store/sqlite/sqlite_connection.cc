@@ -6,7 +6,7 @@
 #include <charconv>
 #include <system_error>
 
-#include "headgrader/limits.h"
+#include "common/limits.h"
 #include "wal_write_gathering.h"
 
 namespace headgrader::store {
@@ -60,7 +60,8 @@ Result<std::unique_ptr<SqlConnection>> SqliteConnection::open(
   sqlite3* db = nullptr;
   int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
   if (first) flags |= SQLITE_OPEN_CREATE;
-  // The WAL's writes gathered (store/wal_write_gathering.h), which needs synchronous=FULL below.
+  // The WAL's writes gathered (store/sqlite/wal_write_gathering.h), which needs synchronous=FULL
+  // below.
   const int rc = sqlite3_open_v2(path.c_str(), &db, flags, wal_write_gathering::name());
   if (rc != SQLITE_OK) {
     std::string reason = db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc);

@@ -4,7 +4,7 @@
 
 #include <charconv>
 
-#include "headgrader/limits.h"
+#include "common/limits.h"
 
 namespace headgrader::store {
 namespace {

@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-namespace headgrader::lti {
+namespace headgrader {
 
 using FormFields = std::map<std::string, std::string>;
 
@@ -37,4 +37,4 @@ std::string encode_form(const FormFields& fields);
 // `url` with the fields appended as its query ('?' or '&' as it already has one).
 std::string with_query(const std::string& url, const FormFields& fields);
 
-}  // namespace headgrader::lti
+}  // namespace headgrader

@@ -8,11 +8,11 @@
 #include <string>
 #include <string_view>
 
-namespace headgrader::lti {
+namespace headgrader {
 
 std::string base64url_encode(std::string_view bytes);
 
 // Nullopt when `text` is not the canonical unpadded base64url of some bytes.
 std::optional<std::string> base64url_decode(std::string_view text);
 
-}  // namespace headgrader::lti
+}  // namespace headgrader

@@ -1,4 +1,4 @@
-#include "atomic_file.h"
+#include "common/atomic_file.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <vector>
 
-namespace headgrader::server {
+namespace headgrader {
 
 std::optional<ReplaceFailure> replace_file(const std::filesystem::path& path,
                                            std::string_view bytes, mode_t new_file_mode) {
@@ -59,4 +59,4 @@ std::optional<ReplaceFailure> replace_file(const std::filesystem::path& path,
   return std::nullopt;
 }
 
-}  // namespace headgrader::server
+}  // namespace headgrader

@@ -1,42 +1,47 @@
-#include "crypto.h"
+#include "common/secrets.h"
 
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 #include <openssl/rand.h>
 
-#include <stdexcept>
+#include <new>
 #include <vector>
 
-#include "base64url.h"
+#include "common/base64url.h"
 
-namespace headgrader::lti {
-
-std::string random_token(std::size_t bytes) {
-  std::vector<unsigned char> buffer(bytes);
-  if (RAND_bytes(buffer.data(), static_cast<int>(buffer.size())) != 1) {
-    throw std::runtime_error("OpenSSL's random number generator failed");
-  }
-  return base64url_encode(
-      std::string_view(reinterpret_cast<const char*>(buffer.data()), buffer.size()));
-}
+namespace headgrader {
 
 std::string sha256(std::string_view data) {
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int length = 0;
+  // EVP_Digest fails only when OpenSSL cannot allocate.
   if (EVP_Digest(data.data(), data.size(), digest, &length, EVP_sha256(), nullptr) != 1) {
-    throw std::runtime_error("SHA-256 failed");
+    throw std::bad_alloc();
   }
   return std::string(reinterpret_cast<const char*>(digest), length);
+}
+
+std::string sha256_hex(std::string_view text) {
+  constexpr char kHex[] = "0123456789abcdef";
+  const std::string digest = sha256(text);
+  std::string hex;
+  hex.reserve(2 * digest.size());
+  for (const unsigned char byte : digest) {
+    hex += kHex[byte >> 4];
+    hex += kHex[byte & 0xF];
+  }
+  return hex;
 }
 
 std::string hmac_sha256(std::string_view key, std::string_view data) {
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int length = 0;
+  // HMAC with SHA-256 fails only when OpenSSL cannot allocate.
   if (HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
            reinterpret_cast<const unsigned char*>(data.data()), data.size(), digest,
            &length) == nullptr) {
-    throw std::runtime_error("HMAC-SHA-256 failed");
+    throw std::bad_alloc();
   }
   return std::string(reinterpret_cast<const char*>(digest), length);
 }
@@ -46,4 +51,10 @@ bool constant_time_equal(std::string_view a, std::string_view b) {
   return a.empty() || CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
 }
 
-}  // namespace headgrader::lti
+std::optional<std::string> random_token(std::size_t bytes) {
+  std::vector<unsigned char> raw(bytes);
+  if (RAND_bytes(raw.data(), static_cast<int>(raw.size())) != 1) return std::nullopt;
+  return base64url_encode(std::string_view(reinterpret_cast<const char*>(raw.data()), raw.size()));
+}
+
+}  // namespace headgrader

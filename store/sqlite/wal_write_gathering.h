@@ -1,8 +1,8 @@
 // A SQLite VFS over the default one whose WAL files gather consecutive writes and hand them to
 // the kernel as one. SQLite writes each WAL frame as two calls, its 24-byte header and then its
 // page, so a group commit of 30 pages was 60 pwrite calls; under load they were a quarter of
-// the committer thread's time (docs/benchmarks-store.md, stop 34). Gathered, they are one call
-// per 124 KiB.
+// the committer thread's time (docs/benchmarks-store.md, 'Write gathering'). Gathered, they are one
+// call per 124 KiB.
 //
 // When the gathered bytes reach the file: before SQLite syncs it, reads it, asks its size,
 // truncates it, passes it a file control or closes it; before a write that does not continue

@@ -1,4 +1,4 @@
-#include "headgrader/error_code.h"
+#include "common/error_code.h"
 
 #include <ostream>
 
