@@ -39,7 +39,8 @@ std::string usage_text() {
       "      any, else prints one line per valid problem, with its warnings (an empty\n"
       "      title, a submission of zeros that passes, ...) under it, and exits 0.\n"
       "      --lint also applies each named mistake to the reference (a warning for each\n"
-      "      that passes) and prints the reference's margin.\n"
+      "      that passes), prints a table of the mistakes the tests catch (each with the\n"
+      "      shortest string that fails it) and the reference's margin.\n"
       "  headgrader grade --problem ID [--problems DIR] [--text] SUBMISSION.json\n"
       "      Grades a submission (a file, or - for standard input) and prints the JSON the\n"
       "      server answers; --text prints it for a person instead. DIR defaults to\n"
@@ -109,6 +110,8 @@ int validate(std::vector<std::string> paths) {
         std::cout << p->id << ": warning: " << w.field << ": " << w.message << "\n";
       }
       if (linted) {
+        std::cout << p->id << ": mistakes caught by the tests, each made on the reference:\n"
+                  << headgrader::mistakes_caught_text(linted->mistakes_caught);
         std::cout << p->id
                   << ": reference margin: " << headgrader::margin_text(linted->reference_margin)
                   << "\n";

@@ -55,6 +55,12 @@ inline constexpr std::size_t kMaxPrefixRunningNumbers = std::size_t{1} << 18;
 // 20 needs 80 rows.
 inline constexpr std::size_t kMaxExpectedWindowRows = 4096;
 inline constexpr std::size_t kMaxProblemFileBytes = 4 * 1024 * 1024;
+// Mistakes a problem's author names (API.md §14): each is derived at load like the problem
+// itself (one more grading of the reference, one more per failing submission's diagnosis),
+// so a handful; a name is a word, a message or hint a few sentences.
+inline constexpr std::size_t kMaxAuthorMistakes = 8;
+inline constexpr std::size_t kMaxMistakeNameBytes = 64;
+inline constexpr std::size_t kMaxMistakeTextBytes = 2000;
 
 // --- Submissions (API.md §5) -----------------------------------------------------------------
 inline constexpr int kDefaultMaxFailures = 3;

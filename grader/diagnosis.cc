@@ -1,6 +1,6 @@
-// Named mistakes run (API.md §13): the library's entries (mistake_library.h) tried in order
-// on a failing submission within the diagnosis budget, or applied to a problem's reference
-// for lint; a passing head's margin.
+// Named mistakes run (API.md §13, §14): the library's entries (mistake_library.h) tried in
+// order on a failing submission within the diagnosis budget, then the mistakes the problem's
+// author names, or applied to a problem's reference for lint; a passing head's margin.
 #include "headgrader/diagnosis.h"
 
 #include <optional>
@@ -31,6 +31,16 @@ DiagnosisResult diagnose(const Problem& problem, const HeadWeights& weights) {
       continue;
     }
     if (auto found = m.prove(trials)) result.found.push_back(std::move(*found));
+  }
+  // The author's mistakes (API.md §14), after the library's: the head itself graded
+  // against each wrong target.
+  for (std::size_t k = 0; k < problem.mistake_targets().size(); ++k) {
+    const AuthorMistake& m = problem.mistakes[k];
+    if (!trials.affords(1)) {
+      result.not_tried.push_back(m.name);
+    } else if (trials.passes_against(*problem.mistake_targets()[k], weights)) {
+      result.found.push_back({m.name, m.message, m.hint});
+    }
   }
   result.gradings = trials.gradings();
   return result;
@@ -64,14 +74,29 @@ LintReport lint_problem(const Problem& problem) {
   const bool uniform = attention_is_uniform(problem, problem.reference);
   for (const Mistake& m : mistake_library()) {
     if (m.about_attention && uniform) continue;
-    if (auto passes = m.lint(problem, on_reference)) {
-      lint.warnings.push_back({"strings", "the reference with " + *passes +
-                                              " passes every tested string: the "
-                                              "tests cannot tell that mistake (" +
-                                              m.name +
-                                              ") from the solution; "
-                                              "raise strings.max_length or lower the tolerance"});
+    const std::vector<LintChange> changes = m.lint(problem, on_reference);
+    if (changes.empty()) continue;
+    MistakeCaught row{m.name, true, std::nullopt};
+    std::optional<TokenString> caught_last;
+    for (const LintChange& change : changes) {
+      const GradeReport made = grade(problem, change.weights, 1);
+      if (made.passed) {
+        lint.warnings.push_back({"strings", "the reference with " + change.what +
+                                                " passes every tested string: the "
+                                                "tests cannot tell that mistake (" +
+                                                m.name +
+                                                ") from the solution; "
+                                                "raise strings.max_length or lower the tolerance"});
+        row.caught = false;
+        caught_last.reset();
+        break;
+      }
+      // Grading lists failures shortest first, then in alphabet order (grade.h).
+      const TokenString& shortest = made.failures.front().input;
+      if (!caught_last || shortlex_less(*caught_last, shortest)) caught_last = shortest;
     }
+    if (caught_last) row.by = problem.spell(*caught_last);
+    lint.mistakes_caught.push_back(std::move(row));
   }
   const GradeReport reference = grade(problem, problem.reference, 0);
   lint.reference_margin = margin_of(problem, problem.reference, reference.worst_error);

@@ -75,11 +75,10 @@ std::optional<Diagnosis> uniform_prove(Trials& t) {
                        " non-zero entries so that the tokens the output depends on score higher "
                        "than the others"};
 }
-std::optional<std::string> uniform_lint(const Problem& p, const Trials& t) {
+std::vector<LintChange> uniform_lint(const Problem& p, const Trials& t) {
   HeadWeights changed = p.reference;
   changed.by_name(scored_matrix(t)).setZero();
-  if (!passes_every_tested_string(p, changed)) return std::nullopt;
-  return std::string("uniform attention (") + scored_matrix(t) + " all 0)";
+  return {{changed, std::string("uniform attention (") + scored_matrix(t) + " all 0)"}};
 }
 
 bool swapped_applies(const Trials& t) {
@@ -95,12 +94,11 @@ std::optional<Diagnosis> swapped_prove(Trials& t) {
                    "yours are the other way round",
                    "swap your W_q and W_k"};
 }
-std::optional<std::string> swapped_lint(const Problem& p, const Trials& t) {
-  if (!swapped_applies(t)) return std::nullopt;
+std::vector<LintChange> swapped_lint(const Problem& p, const Trials& t) {
+  if (!swapped_applies(t)) return {};
   HeadWeights changed = p.reference;
   std::swap(changed.W_q, changed.W_k);
-  if (!passes_every_tested_string(p, changed)) return std::nullopt;
-  return std::string("W_q and W_k exchanged");
+  return {{changed, "W_q and W_k exchanged"}};
 }
 
 bool wrong_class_applies(const Trials& t) {
@@ -118,11 +116,10 @@ std::optional<Diagnosis> wrong_class_prove(Trials& t) {
                    "flip the sign of " + m + " (or of " + (m == "W_k" ? "W_q" : "W_k") +
                        ") so that the tokens the output depends on get the highest scores"};
 }
-std::optional<std::string> wrong_class_lint(const Problem& p, const Trials& t) {
+std::vector<LintChange> wrong_class_lint(const Problem& p, const Trials& t) {
   HeadWeights changed = p.reference;
   changed.by_name(scored_matrix(t)) = -changed.by_name(scored_matrix(t));
-  if (!passes_every_tested_string(p, changed)) return std::nullopt;
-  return std::string("the scores' sign flipped (") + scored_matrix(t) + " negated)";
+  return {{changed, std::string("the scores' sign flipped (") + scored_matrix(t) + " negated)"}};
 }
 
 // The smallest 2-figure factor on `m` that passes, by doubling then bisection on the grid;
@@ -186,19 +183,18 @@ std::optional<Diagnosis> query_too_soft_prove(Trials& t) {
 }
 // The factor a lint applies to the reference's scores: a key half as sharp.
 constexpr double kLintSoftFactor = 0.5;
-std::optional<std::string> soft_lint(const Problem& p, const char* m) {
+std::vector<LintChange> soft_lint(const Problem& p, const char* m) {
   HeadWeights changed = p.reference;
   changed.by_name(m) *= kLintSoftFactor;
-  if (!passes_every_tested_string(p, changed)) return std::nullopt;
-  return std::string("a too-soft ") + (std::string(m) == "W_k" ? "key" : "query") + " (" + m +
-         " × " + num(kLintSoftFactor) + ")";
+  return {{changed, std::string("a too-soft ") + (std::string(m) == "W_k" ? "key" : "query") +
+                        " (" + m + " × " + num(kLintSoftFactor) + ")"}};
 }
-std::optional<std::string> key_too_soft_lint(const Problem& p, const Trials& t) {
-  if (!t.submitted("W_k")) return std::nullopt;
+std::vector<LintChange> key_too_soft_lint(const Problem& p, const Trials& t) {
+  if (!t.submitted("W_k")) return {};
   return soft_lint(p, "W_k");
 }
-std::optional<std::string> query_too_soft_lint(const Problem& p, const Trials& t) {
-  if (t.submitted("W_k") || !t.submitted("W_q")) return std::nullopt;
+std::vector<LintChange> query_too_soft_lint(const Problem& p, const Trials& t) {
+  if (t.submitted("W_k") || !t.submitted("W_q")) return {};
   return soft_lint(p, "W_q");
 }
 
@@ -225,20 +221,19 @@ std::optional<Diagnosis> rows_swapped_prove(Trials& t) {
   }
   return std::nullopt;
 }
-std::optional<std::string> rows_swapped_lint(const Problem& p, const Trials& t) {
+std::vector<LintChange> rows_swapped_lint(const Problem& p, const Trials& t) {
   const Matrix& V = p.reference.W_V;
+  std::vector<LintChange> changes;
   for (Eigen::Index i = 0; i < V.rows() && t.submitted("W_V"); ++i) {
     for (Eigen::Index j = i + 1; j < V.rows(); ++j) {
       if (V.row(i) == V.row(j)) continue;
       HeadWeights changed = p.reference;
       changed.W_V.row(i).swap(changed.W_V.row(j));
-      if (passes_every_tested_string(p, changed)) {
-        return "W_V with rows " + std::to_string(i + 1) + " and " + std::to_string(j + 1) +
-               " exchanged";
-      }
+      changes.push_back({std::move(changed), "W_V with rows " + std::to_string(i + 1) + " and " +
+                                                 std::to_string(j + 1) + " exchanged"});
     }
   }
-  return std::nullopt;
+  return changes;
 }
 
 bool value_wrong_applies(const Trials& t) { return t.submitted("W_V") && t.w.W_V != t.ref().W_V; }
@@ -273,18 +268,18 @@ std::optional<Diagnosis> value_wrong_prove(Trials& t) {
                        " of W_V: V = W_V r_j is what each token contributes to the output, so "
                        "work out what each kind of token must contribute there"};
 }
-std::optional<std::string> value_wrong_lint(const Problem& p, const Trials& t) {
+std::vector<LintChange> value_wrong_lint(const Problem& p, const Trials& t) {
   const Matrix& V = p.reference.W_V;
+  std::vector<LintChange> changes;
   for (Eigen::Index c = 0; c < V.rows() && t.submitted("W_V"); ++c) {
     if ((V.row(c).array() == 0).all()) continue;
     HeadWeights changed = p.reference;
     changed.W_V.row(c).setZero();
-    if (passes_every_tested_string(p, changed)) {
-      return "W_V with row " + std::to_string(c + 1) + " set to 0 (output component " +
-             std::to_string(c + 1) + " always 0)";
-    }
+    changes.push_back({std::move(changed), "W_V with row " + std::to_string(c + 1) +
+                                               " set to 0 (output component " +
+                                               std::to_string(c + 1) + " always 0)"});
   }
-  return std::nullopt;
+  return changes;
 }
 
 // The (matrix, feature) pairs where `w` gives a position feature (a row W_P sets) no weight
@@ -345,7 +340,7 @@ std::optional<Diagnosis> no_position_prove(Trials& t) {
           "and your head passes every tested string",
       "give " + where + " a non-zero weight, so that the scores tell the positions apart"};
 }
-std::optional<std::string> no_position_lint(const Problem& p, const Trials& t) {
+std::vector<LintChange> no_position_lint(const Problem& p, const Trials& t) {
   HeadWeights changed = p.reference;
   bool changed_any = false;
   for (const char* m : {"W_q", "W_k"}) {
@@ -358,8 +353,8 @@ std::optional<std::string> no_position_lint(const Problem& p, const Trials& t) {
       }
     }
   }
-  if (!changed_any || !passes_every_tested_string(p, changed)) return std::nullopt;
-  return std::string("no weight on the position features in W_q and W_k");
+  if (!changed_any) return {};
+  return {{changed, "no weight on the position features in W_q and W_k"}};
 }
 
 constexpr int kSoftGradings = 17;  // 1024, 9 doublings up to 512, 6 bisections, 1 check

@@ -8,20 +8,28 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "headgrader/diagnosis.h"
 #include "mistake_trials.h"
 
 namespace headgrader {
 
+// One change of the reference that makes a mistake, and the change in words ("W_q and W_k
+// exchanged").
+struct LintChange {
+  HeadWeights weights;
+  std::string what;
+};
+
 struct Mistake {
   const char* name;
   int max_gradings;  // of its proof, for the budget
   bool (*applies)(const Trials&);
   std::optional<Diagnosis> (*prove)(Trials&);
-  // The change applied to the reference: what passing means, or nullopt when it fails (or
-  // does not apply).
-  std::optional<std::string> (*lint)(const Problem&, const Trials&);
+  // The mistake made on the reference, each way it can be made (rows swapped: each pair of
+  // distinct rows), in the order they are tried; none when it does not apply to the problem.
+  std::vector<LintChange> (*lint)(const Problem&, const Trials&);
   bool about_attention;     // not linted on a reference whose attention is uniform
   const char* excluded_by;  // not tried once this one is proven
 };

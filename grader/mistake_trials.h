@@ -37,6 +37,13 @@ class Trials {
     spent_ += cost_;
     return passes_every_tested_string(p, changed);
   }
+  // Grades against another target of the same tested strings (Problem::mistake_targets()):
+  // the same cost as a grading of the problem.
+  bool passes_against(const Problem& target, const HeadWeights& changed) {
+    ++gradings_;
+    spent_ += cost_;
+    return passes_every_tested_string(target, changed);
+  }
   int gradings() const { return gradings_; }
 
  private:

@@ -208,16 +208,21 @@ ProblemOrDefects load_problem_text(std::string_view text, const std::string& fil
 // What the fields mean together, each step on what the ones before it proved.
 ProblemOrDefects Problem::derive(ProblemSpec spec, const std::string& file_name,
                                  std::size_t max_count_state_numbers) {
-  return derive_checked(std::move(spec), file_name, max_count_state_numbers, true);
+  ProblemOrDefects derived = derive_unproved(std::move(spec), file_name, max_count_state_numbers);
+  Problem* p = std::get_if<Problem>(&derived);
+  if (p == nullptr) return derived;
+  DefectList defects(file_name);
+  check_reference_passes(*p, defects);
+  // A reference that fails may fail because nothing can pass: say why, when it is proved.
+  if (!defects.empty()) add_obstacle_defects(*p, defects);
+  if (!defects.empty()) return defects.take();
+  p->mistake_targets_ = derive_mistake_targets(*p, file_name, max_count_state_numbers, defects);
+  if (!defects.empty()) return defects.take();
+  return derived;
 }
 
-ProblemOrDefects Problem::derive_unproved(ProblemSpec spec, const std::string& file_name) {
-  return derive_checked(std::move(spec), file_name, limits::kMaxCountStateNumbers, false);
-}
-
-ProblemOrDefects Problem::derive_checked(ProblemSpec spec, const std::string& file_name,
-                                         std::size_t max_count_state_numbers,
-                                         bool prove_reference) {
+ProblemOrDefects Problem::derive_unproved(ProblemSpec spec, const std::string& file_name,
+                                          std::size_t max_count_state_numbers) {
   DefectList defects(file_name);
   Problem p(std::move(spec));
   Groups groups = find_groups(p, defects);
@@ -237,11 +242,6 @@ ProblemOrDefects Problem::derive_checked(ProblemSpec spec, const std::string& fi
   for (const TokenString& example : p.examples) {
     p.examples_expected_.push_back(expected_output(p, example));  // the same for every grading
   }
-  if (!prove_reference) return p;
-  check_reference_passes(p, defects);
-  // A reference that fails may fail because nothing can pass: say why, when it is proved.
-  if (!defects.empty()) add_obstacle_defects(p, defects);
-  if (!defects.empty()) return defects.take();
   return p;
 }
 

@@ -14,10 +14,10 @@ namespace headgrader {
 namespace {
 
 // "$schema" is not a problem field: editors read it to find problems/schema/problem.schema.json.
-constexpr std::array<const char*, 17> kFields = {
-    "id",        "title",   "statement", "alphabet", "classes", "W_E",
-    "W_P",       "submit",  "given",     "scale",    "causal",  "expected",
-    "tolerance", "strings", "reference", "passback", "$schema"};
+constexpr std::array<const char*, 18> kFields = {
+    "id",        "title",   "statement", "alphabet", "classes",  "W_E",
+    "W_P",       "submit",  "given",     "scale",    "causal",   "expected",
+    "tolerance", "strings", "reference", "passback", "mistakes", "$schema"};
 
 // Levenshtein distance, for "did you mean".
 std::size_t edit_distance(const std::string& a, const std::string& b) {
@@ -273,6 +273,15 @@ void read_head_options(const Json& json, ProblemSpec& p, DefectList& defects) {
 
 }  // namespace
 
+std::string expected_error_text(std::string_view source, const ExpectedSyntaxError& error) {
+  // An `expected` written over several lines gets the line too, as its render shows only
+  // the line at fault.
+  const TextPosition at = position_in(source, std::min(error.column, source.size()));
+  std::string where;
+  if (source.find('\n') != std::string::npos) where = "line " + std::to_string(at.line) + ", ";
+  return where + "column " + std::to_string(at.column) + ": " + error.render(source);
+}
+
 void read_problem_fields(const Json& json, const std::string& file_name, ProblemSpec& p,
                          DefectList& defects) {
   check_unknown_keys(json, kFields, "", defects);
@@ -312,15 +321,7 @@ void read_problem_fields(const Json& json, const std::string& file_name, Problem
     } else if (classes_read) {
       auto parsed = parse_expected(*source, p.classes);
       if (auto* error = std::get_if<ExpectedSyntaxError>(&parsed)) {
-        // An `expected` written over several lines gets the line too, as its render shows
-        // only the line at fault.
-        const TextPosition at = position_in(*source, std::min(error->column, source->size()));
-        std::string where;
-        if (source->find('\n') != std::string::npos) {
-          where = "line " + std::to_string(at.line) + ", ";
-        }
-        defects.add("expected",
-                    where + "column " + std::to_string(at.column) + ": " + error->render(*source));
+        defects.add("expected", expected_error_text(*source, *error));
       } else {
         p.expected = std::make_shared<const Expected>(std::get<Expected>(std::move(parsed)));
         p.n_v = p.expected->output_size();
@@ -328,6 +329,7 @@ void read_problem_fields(const Json& json, const std::string& file_name, Problem
     }
   }
   read_problem_weights(json, p, defects);
+  if (p.expected) read_author_mistakes(json, p, defects);
 }
 
 }  // namespace headgrader

@@ -5,6 +5,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "headgrader/problem.h"
@@ -33,6 +34,11 @@ std::optional<std::int64_t> read_integer(const Json& value, const std::string& f
                                          std::int64_t low, std::int64_t high, DefectList& defects);
 std::optional<Matrix> read_matrix(const Json& value, const std::string& field, DefectList& defects,
                                   std::size_t max_columns);
+// An `expected` that does not parse, for a defect: "column C: " (with "line L, " first when
+// the source has several lines), then the error's render (the reason, the line, a caret).
+std::string expected_error_text(std::string_view source, const ExpectedSyntaxError& error);
+// Reads `mistakes` (author_mistakes.cc); needs the classes and n_v read.
+void read_author_mistakes(const Json& json, ProblemSpec& problem, DefectList& defects);
 // Flags keys of `object` not in `known`, suggesting the nearest known one.
 void check_unknown_keys(const Json& object, std::span<const char* const> known,
                         const std::string& prefix, DefectList& defects);

@@ -16,7 +16,7 @@ stage() {
 }
 
 stage "formatting: every C++ file as .clang-format says (clang-format-14 -i FILE fixes one)"
-find bench cli fuzz grader include lti server store tests \( -name '*.cc' -o -name '*.h' \) \
+find bench cli common fuzz grader include lti server store tests \( -name '*.cc' -o -name '*.h' \) \
   -not -path '*/node_modules/*' -print0 | xargs -0 clang-format-14 --dry-run -Werror
 
 stage "build (warnings are errors) and unit + end-to-end tests"

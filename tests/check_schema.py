@@ -76,6 +76,12 @@ def main():
             p.update(submit=["W_q", "W_k"]), p["reference"].pop("W_V")),
         "reference holding a given matrix": lambda p: p.update(
             submit=["W_q", "W_k"], given={"W_V": [[1, 0], [0, 1]]}),
+        "mistake named as the library's": lambda p: p.update(mistakes=[
+            {"name": "key_too_soft", "expected": "[0, 0]", "message": "m", "hint": "h"}]),
+        "mistake name with a capital": lambda p: p.update(mistakes=[
+            {"name": "Current", "expected": "[0, 0]", "message": "m", "hint": "h"}]),
+        "mistake without a hint": lambda p: p.update(mistakes=[
+            {"name": "current", "expected": "[0, 0]", "message": "m"}]),
     }
     for name, breakage in breakages.items():
         broken = copy.deepcopy(base)
@@ -92,6 +98,14 @@ def main():
         for error in errors_of(validator, alone):
             print(f"problem.schema.json refuses a problem with {name}: {where(error)}: {error.message}")
             failed = True
+
+    # A mistake the author names, written right, is accepted.
+    named = copy.deepcopy(base)
+    named["mistakes"] = [{"name": "current_letter", "expected": "[0, 0]", "message": "m",
+                          "hint": "h"}]
+    for error in errors_of(validator, named):
+        print(f"problem.schema.json refuses a problem with a mistake: {where(error)}: {error.message}")
+        failed = True
 
     # And the same head with W_V given, done right, is accepted.
     given = copy.deepcopy(base)

@@ -58,6 +58,58 @@ TEST(Cli, ValidateWarnsOfAProblemThatASubmissionOfZerosPassesAndStillExitsZero) 
             "outputs\n");
 }
 
+TEST(Cli, ValidateLintPrintsTheMistakesCaughtAsATable) {
+  // The rows are worked by hand in diagnosis_test.cc (MistakesCaught).
+  const auto r = run("validate --lint " HEADGRADER_SOURCE_DIR "/problems/consonant-anywhere.json");
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  const std::string table =
+      "consonant-anywhere: mistakes caught by the tests, each made on the reference:\n"
+      "  mistake                 caught  by (the shortest string that fails it)\n"
+      "  uniform_attention       yes     \"ab\"\n"
+      "  query_key_swapped       yes     \"ab\"\n"
+      "  attends_to_wrong_class  yes     \"ab\"\n"
+      "  key_too_soft            yes     \"aab\"\n"
+      "  value_rows_swapped      yes     \"a\"\n"
+      "  value_wrong             yes     \"b\"\n"
+      "consonant-anywhere: reference margin: ";
+  EXPECT_NE(r.out.find(table), std::string::npos) << r.out;
+}
+
+TEST(Cli, GradeNamesAMistakeTheProblemsAuthorNamed) {
+  // tests/data/mistakes/previous-letter.json names current_letter; this head scores key j
+  // 10 (2ij − j²), largest at the current letter (author_mistakes_test.cc).
+  const auto submission =
+      write_temp("current.json",
+                 R"({"W_q": [[0, 0, 20, 0], [-10, -10, 0, 0]], "W_k": [[0, 0, 1, 0], [0, 0, 0, 1]],
+          "W_V": [[0, 1, 0, 0], [0, 0, 0, 0]]})");
+  const auto r = run("grade --problem previous-letter --problems " HEADGRADER_SOURCE_DIR
+                     "/tests/data/mistakes " +
+                     submission);
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  const Json diagnosis = Json::parse(r.out).at("diagnosis");
+  ASSERT_EQ(diagnosis.size(), 1u) << r.out;
+  EXPECT_EQ(diagnosis[0].at("mistake"), "current_letter");
+  EXPECT_EQ(diagnosis[0].at("hint"),
+            "make the score of key j largest at j = i - 1, not at j = i: with k_j = [j, j²], a "
+            "query [2(i - 1), -1] scores 2(i - 1)j - j², which peaks at j = i - 1");
+}
+
+TEST(Cli, TheExamplePreviousLetterNamesTheCurrentLetterMistake) {
+  // problems/examples/previous-letter.json (features vowel, consonant, i, i²) names
+  // current_letter; this head scores key j 5 (2ij − j²), largest at the current letter.
+  const auto submission =
+      write_temp("current-example.json",
+                 R"({"W_q": [[0, 0, 10, 0], [-5, -5, 0, 0]], "W_k": [[0, 0, 1, 0], [0, 0, 0, 1]],
+          "W_V": [[0, 1, 0, 0]]})");
+  const auto r = run("grade --problem previous-letter --problems " HEADGRADER_SOURCE_DIR
+                     "/problems/examples " +
+                     submission);
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  const Json diagnosis = Json::parse(r.out).at("diagnosis");
+  ASSERT_EQ(diagnosis.size(), 1u) << r.out;
+  EXPECT_EQ(diagnosis[0].at("mistake"), "current_letter");
+}
+
 TEST(Cli, ValidatePrintsEveryDefectAndExitsOne) {
   const auto path = write_temp("broken.json", R"({"id": "broken", "tolerance": -1})");
   const auto r = run("validate " + path);

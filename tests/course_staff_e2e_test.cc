@@ -332,6 +332,15 @@ TEST_F(KeyedServer, ValidateWarnsWhenTheTestsCannotTellAMistakeFromTheSolution) 
   const std::string message = answer["warnings"][0]["message"];
   EXPECT_NE(message.find("too-soft key (W_k × 0.5)"), std::string::npos) << message;
   EXPECT_NE(message.find("(key_too_soft)"), std::string::npos) << message;
+  // API.md §14: each mistake that applies, caught or not, with the shortest failing string
+  // (hand-worked in tests/diagnosis_test.cc, MistakesCaught).
+  EXPECT_EQ(answer["mistakes_caught"], Json::parse(R"([
+      {"mistake": "uniform_attention", "caught": true, "by": "ab"},
+      {"mistake": "query_key_swapped", "caught": true, "by": "ab"},
+      {"mistake": "attends_to_wrong_class", "caught": true, "by": "ab"},
+      {"mistake": "key_too_soft", "caught": false, "by": null},
+      {"mistake": "value_rows_swapped", "caught": true, "by": "a"},
+      {"mistake": "value_wrong", "caught": true, "by": "b"}])"));
 
   // The handout's problem: no warning, and the margin of its solution, whose worst position
   // is the b of "aaaaaaab": weight e^5 on it against 7 vowels, an error of 7 / (7 + e^5).

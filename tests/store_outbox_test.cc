@@ -80,7 +80,8 @@ TEST_P(StoreOutboxTest, MarkingAnUnknownIdAnswersFalseAndChangesNothing) {
   const Result<bool> failed = store_->mark_passback_failed("no-such-id", 400, "refused");
   ASSERT_TRUE(failed) << failed.error().message;
   EXPECT_FALSE(*failed);
-  const Result<bool> retry = store_->mark_passback_retry("no-such-id", 503, "busy", kQueuedAt + 1000);
+  const Result<bool> retry =
+      store_->mark_passback_retry("no-such-id", 503, "busy", kQueuedAt + 1000);
   ASSERT_TRUE(retry) << retry.error().message;
   EXPECT_FALSE(*retry);
 

@@ -8,6 +8,7 @@
 // Thread-safety: pure functions of their arguments.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,13 +45,29 @@ std::vector<std::string> mistake_names();
 // limits::kMaxScoreGapTokens query tokens.
 Margin margin_of(const Problem& problem, const HeadWeights& weights, double worst_error);
 
+// Whether the tests catch one mistake of the library made on the reference (API.md §14).
+// `by`: the shortest tested string that fails it, spelled in the alphabet; among strings of
+// that length the first in alphabet order (a token's place in `alphabet`), as grading lists
+// its failures. A mistake made more than one way (value_rows_swapped: each pair of distinct
+// rows; value_wrong: each row set to 0) is caught when every way fails, and `by` is then
+// that of the way caught last: the longest of their shortest failing strings, the later in
+// alphabet order on a tie. Absent when not caught.
+struct MistakeCaught {
+  std::string mistake;
+  bool caught = false;
+  std::optional<std::string> by;
+};
+
 // Problem lint (`headgrader validate --lint`, the staff validate route): each mistake of the
 // library applied to the reference must fail the problem's tests; a warning for each that
-// passes (field "strings"), in the library's order. Mistakes about how sharply and where a
-// head attends are skipped for a reference whose attention is uniform (every query sees one
-// score), where they change nothing. Costs a grading per mistake.
+// passes (field "strings"), in the library's order, and a row of mistakes_caught for each
+// that applies to the problem (caught or not). Mistakes about how sharply and where a head
+// attends are skipped for a reference whose attention is uniform (every query sees one
+// score), where they change nothing, as are mistakes whose matrices are not submitted.
+// Costs a grading per way a mistake is made.
 struct LintReport {
   std::vector<ProblemWarning> warnings;
+  std::vector<MistakeCaught> mistakes_caught;
   Margin reference_margin;
 };
 LintReport lint_problem(const Problem& problem);

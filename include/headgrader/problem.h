@@ -30,6 +30,7 @@ namespace headgrader {
 
 struct CountStateGraph;  // grader/count_states.h
 class TokenKinds;        // grader/token_kinds.h
+class DefectList;        // grader/problem_fields.h
 
 // One thing wrong with a problem file. to_string(): "FILE: FIELD: MESSAGE" (no field part
 // when the defect is about the whole file).
@@ -65,6 +66,15 @@ inline std::size_t weight_index(std::string_view name) {
 // of their gradings of the problem (the default), or the latest.
 enum class PassbackScore { kBest, kLatest };
 
+// A wrong target a student is likely to compute, named by the problem's author (API.md §14):
+// a failing head that passes every tested string against its `expected` is diagnosed with it.
+struct AuthorMistake {
+  std::string name;             // [a-z_]+, unique, not one of the library's (diagnosis.h)
+  std::string expected_source;  // an expression of API.md §3, as long as `expected`'s vector
+  std::string message, hint;
+  std::shared_ptr<const Expected> expected;  // expected_source parsed
+};
+
 // A problem file as read: each field typed and checked on its own, defaults filled in.
 // Nothing here is proven about the fields together (that is derive's work), so a copy may be
 // edited, e.g. by a test that wants another tested set, and derived again; derive relies on
@@ -83,6 +93,7 @@ struct ProblemSpec {
   double tolerance = 0;
   StringSpec strings;
   PassbackScore passback = PassbackScore::kBest;  // "passback": "best" | "latest"
+  std::vector<AuthorMistake> mistakes;            // "mistakes", in the file's order
 
   // Read with the fields, each from one of them: what the later checks are written in.
   std::shared_ptr<const Expected> expected;  // expected_source parsed
@@ -115,8 +126,11 @@ class Problem : public ProblemSpec {
       ProblemSpec spec, const std::string& file_name,
       std::size_t max_count_state_numbers = limits::kMaxCountStateNumbers);
   // derive without proving the reference, which is whatever the spec holds (e.g. zeros):
-  // for a search that is to find one (headgrader/solve.h). Not for grading students.
-  static ProblemOrDefects derive_unproved(ProblemSpec spec, const std::string& file_name);
+  // for a search that is to find one (headgrader/solve.h), and for a mistake's target, which
+  // the reference must fail. Not for grading students.
+  static ProblemOrDefects derive_unproved(
+      ProblemSpec spec, const std::string& file_name,
+      std::size_t max_count_state_numbers = limits::kMaxCountStateNumbers);
 
   // First token of each group of alike tokens, ascending.
   const std::vector<int>& representatives() const { return representatives_; }
@@ -138,11 +152,19 @@ class Problem : public ProblemSpec {
   // the class of its position where W_P or a fixed `at` makes positions matter); null when
   // prefixes must be judged one by one (no causal mask, positions that do not compress).
   const TokenKinds* token_kinds() const { return token_kinds_.get(); }
+  // mistake_targets()[k]: this problem with the `expected` of mistakes[k], which its
+  // reference fails: a head graded against it passes when it makes that mistake.
+  const std::vector<std::shared_ptr<const Problem>>& mistake_targets() const {
+    return mistake_targets_;
+  }
 
  private:
   explicit Problem(ProblemSpec spec) : ProblemSpec(std::move(spec)) {}
-  static ProblemOrDefects derive_checked(ProblemSpec spec, const std::string& file_name,
-                                         std::size_t max_count_state_numbers, bool prove_reference);
+  // The targets of p.mistakes (grader/author_mistakes.cc); a defect for each mistake whose
+  // `expected` is not defined on every tested string, or that the reference passes.
+  static std::vector<std::shared_ptr<const Problem>> derive_mistake_targets(
+      const Problem& p, const std::string& file_name, std::size_t max_count_state_numbers,
+      DefectList& defects);
 
   std::vector<int> representatives_;
   std::vector<int> group_of_;
@@ -151,6 +173,7 @@ class Problem : public ProblemSpec {
   std::uint64_t exhaustive_total_ = 0;
   std::shared_ptr<const CountStateGraph> count_states_;
   std::shared_ptr<const TokenKinds> token_kinds_;
+  std::vector<std::shared_ptr<const Problem>> mistake_targets_;
 };
 
 // Whether `id` may name a problem: 1 to limits::kMaxProblemIdBytes of [a-z0-9-]. A problem

@@ -10,6 +10,7 @@
 
 #include "common/json.h"
 #include "common/result.h"
+#include "headgrader/diagnosis.h"
 #include "headgrader/grade.h"
 #include "headgrader/problem.h"
 
@@ -24,6 +25,11 @@ Json matrix_to_json(const Matrix& m);  // array of rows
 std::string report_json(const Problem& problem, const GradeReport& report);
 // {"worst_error", "tolerance", "slack", "score_gap" (when there is one)}, as in a grade.
 Json margin_to_json(const Margin& margin);
+// [{"mistake", "caught", "by" (null when not caught)}…] of the validate route (API.md §14).
+Json mistakes_caught_to_json(const std::vector<MistakeCaught>& rows);
+// The same as a table for a person, a line a mistake under a heading, each indented 2:
+// "  uniform_attention  yes     "ab"" or "  key_too_soft       no      -".
+std::string mistakes_caught_text(const std::vector<MistakeCaught>& rows);
 Json problem_to_json(const Problem& problem);       // every §2 field but `reference`
 Json problem_summary_json(const Problem& problem);  // {"id", "title", "submit"}
 // The contract's error body {"error": {"code", "message", "field"}}; "field" is null when no

@@ -82,10 +82,12 @@ Routed Router::answer_validate(const Request& request) const {
     // It grades the reference about ten times: a problem graded string by string past the
     // cost of a request is left to the command, and the answer says so.
     std::optional<Margin> margin;
+    std::optional<Json> caught;  // API.md §14
     if (grading_cost(problem) <= limits::kLongGradingCost) {
       LintReport lint = lint_problem(problem);
       found.insert(found.end(), lint.warnings.begin(), lint.warnings.end());
       margin = lint.reference_margin;
+      caught = mistakes_caught_to_json(lint.mistakes_caught);
     } else {
       found.push_back({"strings",
                        "the named mistakes were not applied to the reference: this problem is "
@@ -99,6 +101,7 @@ Routed Router::answer_validate(const Request& request) const {
     body = Json{{"valid", true},
                 {"tested_strings", problem.tested_total()},
                 {"warnings", std::move(warnings)}};
+    if (caught) body["mistakes_caught"] = std::move(*caught);
     if (margin) body["reference_margin"] = margin_to_json(*margin);
   }
   return {json_answer(request, http::status::ok,
