@@ -1,5 +1,5 @@
 // The codes of the contract's error body {"error": {"code", …}} (API.md §5), as an enum the
-// compiler checks: code_name() and the HTTP layer's status table (server/error_response.cc)
+// compiler checks: code_name() and the HTTP layer's status table (server/http/error_response.cc)
 // are switches without a default, so a code added here without its name or its status fails
 // the -Werror build. Answers carry code_name(code), never the enumerator's number.
 // Thread-safety: constants and pure functions.
@@ -44,7 +44,7 @@ enum class ErrorCode {
   // Never sent to a client: the errors of starting the server, of the command line and of our
   // own calls to an LTI platform, which end as a message on stderr, in the log or in a
   // passback's last error. Should one ever reach an answer, it is our bug: 500.
-  kUsage,             // a flag or variable of the server's command line (server/options.h)
+  kUsage,             // a flag or variable of the server's command line (server/main/options.h)
   kKeysFile,          // the keys file cannot be read, parsed, edited or written
   kListenFailed,      // the address cannot be bound
   kTlsConfig,         // --tls-cert and --tls-key: unreadable, mismatched, refused by OpenSSL

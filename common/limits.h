@@ -168,8 +168,8 @@ inline constexpr std::size_t kMaxConnections = 2048;
 inline constexpr std::size_t kMaxConnectionsPerAddress = kMaxConnections / 2;
 // Bytes of answers written but not yet taken by their clients, over all connections. Beyond
 // it, a client address holding at least an equal share waits before its next answer is
-// computed (server/answer_budget.h). One failing answer can be 5 MB (max_failures 100 on a
-// problem with max_length 64), so this admits a dozen such at once.
+// computed (server/transport/answer_budget.h). One failing answer can be 5 MB (max_failures 100 on
+// a problem with max_length 64), so this admits a dozen such at once.
 inline constexpr std::size_t kUnsentAnswerBudget = 64 * 1024 * 1024;
 // An answer built off the io threads (Routed::rest) is counted against the budget while it
 // is built, at this many bytes for each number it may hold (headgrader/grading_cost.h:
@@ -195,10 +195,10 @@ inline constexpr std::size_t kMaxLongGradings = 32;
 inline constexpr std::size_t kMaxLongGradingsPerAddress = 2;
 inline constexpr std::chrono::seconds kLongGradingRetryAfter{2};
 // The nice value of the threads that run long gradings and problem loads
-// (server/background_priority.h): the io threads (nice 0) weigh about ten times as much with
-// the scheduler, so /healthz and short gradings are answered while proofs take the cores.
+// (server/transport/background_priority.h): the io threads (nice 0) weigh about ten times as much
+// with the scheduler, so /healthz and short gradings are answered while proofs take the cores.
 inline constexpr int kBackgroundNice = 10;
-// The access log is written in batches (server/access_log.h): a line reaches stderr at most
+// The access log is written in batches (server/http/access_log.h): a line reaches stderr at most
 // this long after its request was answered, and lines waiting to be written take at most this
 // much memory (beyond it, requests wait for the log, as with unbuffered writes).
 inline constexpr std::chrono::milliseconds kAccessLogFlushInterval{10};

@@ -43,7 +43,7 @@ std::string LoginStates::cookie_name(std::string_view state) {
 LoginStates::Issued LoginStates::issue(Clock::time_point now) const {
   Issued issued;
   issued.expires = now + limits::kLtiStateLifetime;
-  // Issued's callers read it whole (server/lti_service.cc): a generator that fails throws
+  // Issued's callers read it whole (server/lti_tool/lti_service.cc): a generator that fails throws
   // std::bad_optional_access here, which the session answers 500, never a guessable state.
   const std::string body =
       random_token(24).value() + "." + std::to_string(unix_seconds(issued.expires));

@@ -1,6 +1,6 @@
 // Values that may be used once (a login's state, an id_token's nonce): the first consume()
 // of a value wins, every later one until it expires is a replay. The store's table of
-// single-use values implements this across servers (server/lti_store_adapter.h); the
+// single-use values implements this across servers (server/lti_tool/lti_store_adapter.h); the
 // in-process MemoryOnceSet is correct for one server.
 // Thread-safety: implementations are safe to call from any thread.
 #pragma once

@@ -1,6 +1,6 @@
 // The passback outbox (API.md §11): scores waiting to reach a platform, each tied to the
 // grading record it came from. The store fills it in the transaction of the record and
-// implements it across servers (server/lti_store_adapter.h); MemoryScoreOutbox is the
+// implements it across servers (server/lti_tool/lti_store_adapter.h); MemoryScoreOutbox is the
 // in-process queue for one server without a store (scores waiting there die with the process).
 // Thread-safety: implementations are safe to call from any thread.
 #pragma once

@@ -23,8 +23,8 @@ struct StudentToken {
   std::optional<std::string> resource_link;
   std::optional<std::string> lineitem;  // AGS line item URL, when the launch may post scores
   TimeMs expires = 0;
-  // The rest of what the launch established, as its owner (server/lti_store_adapter.h) writes
-  // it: JSON text, "" when nothing more (schema version 2).
+  // The rest of what the launch established, as its owner (server/lti_tool/lti_store_adapter.h)
+  // writes it: JSON text, "" when nothing more (schema version 2).
   std::string details;
 };
 

@@ -14,7 +14,7 @@ namespace headgrader::server {
 namespace {
 
 // Every error code, written from API.md (§5, §7–§11) and docs/http.md's table of codes, not
-// from headgrader/error_code.h: its name in the error body and its status. In the enum's
+// from common/error_code.h: its name in the error body and its status. In the enum's
 // order, so that a code added there and not here fails the test.
 struct ErrorCodeCase {
   ErrorCode code;

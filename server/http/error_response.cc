@@ -47,7 +47,7 @@ http::status status_for(ErrorCode code) {
     case ErrorCode::kInvalidProblem:
       return http::status::unprocessable_entity;
     case ErrorCode::kInternalError:
-    // Never meant for a client (headgrader/error_code.h): one in an answer is our bug.
+    // Never meant for a client (common/error_code.h): one in an answer is our bug.
     case ErrorCode::kUsage:
     case ErrorCode::kKeysFile:
     case ErrorCode::kListenFailed:

@@ -1,6 +1,6 @@
 // Every HTTP response of the service is built here: JSON bodies, the contract's error body
 // {"error": {"code", "message", "field"}}, and the one table that maps an error code (the
-// engine's or the HTTP layer's, headgrader/error_code.h) to a status. Nothing else chooses a
+// engine's or the HTTP layer's, common/error_code.h) to a status. Nothing else chooses a
 // status for an error. Thread-safety: pure functions.
 #pragma once
 
