@@ -14,6 +14,7 @@
 #include "headgrader/grade.h"
 #include "headgrader/limits.h"
 #include "headgrader/obstacles.h"
+#include "headgrader/solve.h"
 #include "json_input.h"
 #include "message_text.h"
 #include "problem_fields.h"
@@ -201,6 +202,12 @@ ProblemOrDefects load_problem_text(std::string_view text, const std::string& fil
 
   ProblemSpec spec;
   read_problem_fields(json.value(), base_name, spec, defects);
+  if (defects.size() == 1 && !json->contains("reference")) {
+    // Only the reference is missing (its defect names solve --write): an obstacle proved
+    // on the rest says now that no search can find one (API.md §14).
+    const ProblemOrDefects unproved = load_problem_to_solve(text, file_name);
+    if (const auto* p = std::get_if<Problem>(&unproved)) add_obstacle_defects(*p, defects);
+  }
   if (!defects.empty()) return defects.take();
   return Problem::derive(std::move(spec), file_name);
 }

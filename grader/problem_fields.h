@@ -20,6 +20,7 @@ class DefectList {
     defects_.push_back(Defect{file_, std::move(field), std::move(message)});
   }
   bool empty() const { return defects_.empty(); }
+  std::size_t size() const { return defects_.size(); }
   Defect& last() { return defects_.back(); }
   const std::string& file() const { return file_; }
   std::vector<Defect> take() { return std::move(defects_); }

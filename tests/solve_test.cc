@@ -130,6 +130,25 @@ TEST(Obstacles, PositionOneIsNotReportedWhereTheToleranceJustAdmitsTheTarget) {
   EXPECT_EQ(find_obstacles(to_solve(tied_letters_problem(1.0 / 3 - 1e-5))).size(), 1u);
 }
 
+TEST(Obstacles, AFileWithoutAReferenceStillHasItsObstaclesProvedAtLoad) {
+  nlohmann::json unsolvable = tied_letters_problem(0.3);
+  unsolvable.erase("reference");
+  const auto loaded = load_problem_text(unsolvable.dump(), "tied.json");
+  const auto* defects = std::get_if<std::vector<Defect>>(&loaded);
+  ASSERT_NE(defects, nullptr);
+  ASSERT_EQ(defects->size(), 2u);
+  EXPECT_NE((*defects)[0].message.find("run headgrader solve tied.json --write"), std::string::npos)
+      << (*defects)[0].message;
+  EXPECT_EQ((*defects)[1].field, "expected");
+  EXPECT_EQ((*defects)[1].kind, "position_one");
+  // A solvable file without one has only the missing reference to say.
+  nlohmann::json solvable = tied_letters_problem(1.0 / 3);
+  solvable.erase("reference");
+  const auto loaded_solvable = load_problem_text(solvable.dump(), "tied.json");
+  ASSERT_TRUE(std::holds_alternative<std::vector<Defect>>(loaded_solvable));
+  EXPECT_EQ(std::get<std::vector<Defect>>(loaded_solvable).size(), 1u);
+}
+
 TEST(Obstacles, TheLinearFitsLeastErrorIsTheHandWorkedOne) {
   Matrix points(2, 3);
   points << 1, 0, 1, 0, 1, 1;
