@@ -19,25 +19,8 @@ using testing::Backend;
 
 constexpr TimeMs kQueuedAt = 1'796'000'000'000;  // 2026-11-30T…, a fixed start
 
-class StoreOutboxTest : public ::testing::TestWithParam<Backend> {
+class StoreOutboxTest : public testing::OpenStoreTest {
  protected:
-  void SetUp() override {
-    db_ = testing::TestDatabase::make(GetParam());
-    if (!db_) {
-      if (HasFailure()) return;
-      GTEST_SKIP() << "HEADGRADER_TEST_POSTGRES is not set: run under scripts/with-postgres.sh "
-                      "(scripts/test.sh does) to test PostgreSQL";
-    }
-    auto opened = open_store(db_->url());
-    ASSERT_TRUE(opened) << opened.error().message;
-    store_ = std::move(opened).value();
-  }
-  void TearDown() override {
-    if (store_) store_->close();
-    store_.reset();
-    db_.reset();
-  }
-
   // One committed record with one pending passback; its item.
   PassbackItem queue_one() {
     SubmissionRecord record;
@@ -65,9 +48,6 @@ class StoreOutboxTest : public ::testing::TestWithParam<Backend> {
     EXPECT_TRUE(pending && pending->size() == 1u);
     return pending && !pending->empty() ? pending->front() : PassbackItem{};
   }
-
-  std::unique_ptr<testing::TestDatabase> db_;
-  std::unique_ptr<SubmissionStore> store_;
 };
 
 TEST_P(StoreOutboxTest, MarkingAnUnknownIdAnswersFalseAndChangesNothing) {

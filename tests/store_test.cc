@@ -59,25 +59,8 @@ Result<CommitOutcome> commit_now(SubmissionStore& store, SubmissionRecord record
   return future.get();
 }
 
-class StoreTest : public ::testing::TestWithParam<Backend> {
+class StoreTest : public testing::OpenStoreTest {
  protected:
-  void SetUp() override {
-    db_ = testing::TestDatabase::make(GetParam());
-    if (!db_) {
-      if (HasFailure()) return;
-      GTEST_SKIP() << "HEADGRADER_TEST_POSTGRES is not set: run under scripts/with-postgres.sh "
-                      "(scripts/test.sh does) to test PostgreSQL";
-    }
-    auto opened = open_store(db_->url());
-    ASSERT_TRUE(opened) << opened.error().message;
-    store_ = std::move(opened).value();
-  }
-  void TearDown() override {
-    if (store_) store_->close();
-    store_.reset();
-    db_.reset();
-  }
-
   std::unique_ptr<SubmissionStore> reopen() {
     auto opened = open_store(db_->url());
     EXPECT_TRUE(opened) << opened.error().message;
@@ -92,9 +75,6 @@ class StoreTest : public ::testing::TestWithParam<Backend> {
     }
     return record;
   }
-
-  std::unique_ptr<testing::TestDatabase> db_;
-  std::unique_ptr<SubmissionStore> store_;
 };
 
 TEST_P(StoreTest, ARecordReadsBackAsWrittenAfterReopening) {

@@ -106,4 +106,29 @@ class TestDatabase {
                     "scripts/with-postgres.sh (scripts/test.sh does) to test PostgreSQL"; \
   }
 
+// A store opened on a fresh database of the parameter's backend for each test, closed after
+// it; PostgreSQL's skip when no server was started for the tests.
+class OpenStoreTest : public ::testing::TestWithParam<Backend> {
+ protected:
+  void SetUp() override {
+    db_ = TestDatabase::make(GetParam());
+    if (!db_) {
+      if (HasFailure()) return;
+      GTEST_SKIP() << "HEADGRADER_TEST_POSTGRES is not set: run under scripts/with-postgres.sh "
+                      "(scripts/test.sh does) to test PostgreSQL";
+    }
+    auto opened = open_store(db_->url());
+    ASSERT_TRUE(opened) << opened.error().message;
+    store_ = std::move(opened).value();
+  }
+  void TearDown() override {
+    if (store_) store_->close();
+    store_.reset();
+    db_.reset();
+  }
+
+  std::unique_ptr<TestDatabase> db_;
+  std::unique_ptr<SubmissionStore> store_;
+};
+
 }  // namespace headgrader::store::testing
