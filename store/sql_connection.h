@@ -43,6 +43,10 @@ class SqlConnection {
   // is still the file open (deleted or replaced, a commit lands in a file no restart will
   // read); error store_unavailable saying so. A server database cannot go that way: true.
   virtual Result<bool> still_the_store() { return true; }
+  // Whether a write would be taken now, asked by the readiness probe (GET /readyz) beside a
+  // SELECT 1. SQLite: the file is still the one opened and may be written (error
+  // store_unavailable saying why not). A server database answers this with its SELECT: true.
+  virtual Result<bool> takes_writes() { return true; }
 };
 
 // The store's error, with the reason.

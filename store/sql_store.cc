@@ -60,6 +60,13 @@ SqlStore::~SqlStore() { close(); }
 
 void SqlStore::close() { committer_->close(); }
 
+Result<bool> SqlStore::ready() {
+  Result<ConnectionPool::Lease> lease = pool_.borrow();
+  if (!lease) return lease.error();
+  if (auto answered = (*lease)->query("SELECT 1", {}); !answered) return answered.error();
+  return (*lease)->takes_writes();
+}
+
 Result<std::vector<SqlRow>> SqlStore::run(std::string_view sql,
                                           const std::vector<SqlValue>& params) {
   Result<ConnectionPool::Lease> lease = pool_.borrow();

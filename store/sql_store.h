@@ -54,6 +54,7 @@ class SqlStore final : public SubmissionStore {
                                                          TimeMs now) override;
 
   CommitCounters counters() const override { return committer_->counters(); }
+  Result<bool> ready() override;
   void close() override;
 
  private:

@@ -36,6 +36,11 @@ class SubmissionStore : public SubmissionRecords,
   ~SubmissionStore() override = default;
 
   virtual CommitCounters counters() const = 0;
+  // Whether the store answers now (GET /readyz, API.md §17): a SELECT 1 on a pooled
+  // connection (PostgreSQL: a connection that broke is dropped, so the next call connects
+  // again and a database that came back is ready again); SQLite: also that the file at the
+  // path is still the one opened and may be written. Error store_unavailable with the reason.
+  virtual Result<bool> ready() = 0;
   // Finishes the commits already queued, then refuses new ones. Idempotent.
   virtual void close() = 0;
 };

@@ -121,6 +121,7 @@ def check_routes(doc, base, staff, lms, work):
     soft = '{"W_q": [[1, 1]], "W_k": [[0, 2]], "W_V": [[1, 0], [0, 1]], "student": "s2"}'
     calls = [
         ("GET", "/healthz", None, None),
+        ("GET", "/readyz", None, None),
         ("GET", "/v1/openapi.json", None, None),
         ("GET", "/v1/problems", None, None),
         ("GET", "/v1/problems/first-position", None, None),

@@ -84,7 +84,8 @@ TEST(RouteTable, The404ListsEveryRouteOnceStaffRoutesAfterTheOthers) {
   ASSERT_EQ(routed.response.result(), http::status::not_found);
   const std::string message = Json::parse(routed.response.body())["error"]["message"];
   EXPECT_EQ(message,
-            "there is no such path; the service answers GET /healthz, GET /v1/openapi.json, "
+            "there is no such path; the service answers GET /healthz, GET /readyz, "
+            "GET /v1/openapi.json, "
             "GET /, GET /static/*, GET /v1/problems, GET /v1/problems/{id}, "
             "POST /v1/problems/{id}/grade, POST /v1/problems/{id}/check-steps; and, with a "
             "staff key, GET /v1/problems/status, POST /v1/problems/validate, PUT and DELETE "

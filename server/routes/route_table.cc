@@ -92,6 +92,8 @@ std::span<const RouteRow> route_table() {
                             kPageFile = RouteRow::Names::kPageFile;
   static const std::vector<RouteRow> kRows = {
       {.pattern = "/healthz", .methods = read(kAnyone, &R::on_health)},
+      // Readiness (API.md §17): keyless as /healthz is, for balancers and probes.
+      {.pattern = "/readyz", .methods = read(kAnyone, &R::on_ready)},
       {.pattern = "/v1/openapi.json", .methods = read(kAnyone, &R::on_openapi)},
       // The student page and its files (API.md §10; server/http/static_files.h).
       {.pattern = "/",

@@ -86,6 +86,8 @@ class Router {
 
   // The handlers of route_table(), one per route and method (HEAD goes with GET).
   Routed on_health(const RouteCall& call) const;
+  // The operator's (operations_routes.cc).
+  Routed on_ready(const RouteCall& call) const;
   Routed on_openapi(const RouteCall& call) const;
   Routed on_page(const RouteCall& call) const;
   Routed on_problems(const RouteCall& call) const;

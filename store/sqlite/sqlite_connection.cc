@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <charconv>
 #include <system_error>
@@ -118,6 +119,18 @@ void SqliteConnection::checkpoint_elsewhere(std::function<void(int pages)> wal_g
 
 Result<bool> SqliteConnection::still_the_store() {
   if (!identity_->still_at(path_)) return store_error(moved_message(path_));
+  return true;
+}
+
+Result<bool> SqliteConnection::takes_writes() {
+  if (Result<bool> same = still_the_store(); !same) return same;
+  struct stat file {};
+  if (::stat(path_.c_str(), &file) != 0 || (file.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0 ||
+      ::access(path_.c_str(), W_OK) != 0) {
+    return store_error("the SQLite store " + path_.string() +
+                       " cannot be written (its mode, owner or file system refuses); gradings "
+                       "could not be kept");
+  }
   return true;
 }
 

@@ -58,6 +58,10 @@ class SqliteConnection final : public SqlConnection {
   bool broken() const override { return false; }
   // One stat(2) of the path against the file recorded at the first open.
   Result<bool> still_the_store() override;
+  // still_the_store(), then the file's mode: a file nobody may write (chmod a-w, a read-only
+  // mount) is not ready, even for root, whom access(2) would let write: an operator who took
+  // the write bits away meant the server to stop taking gradings there.
+  Result<bool> takes_writes() override;
 
   // Leaves WAL checkpoints to someone else (store/sqlite/wal_checkpointer.h): after each commit of
   // this connection, `wal_grew` is told how many pages the WAL holds, and this connection
