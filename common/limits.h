@@ -127,6 +127,12 @@ inline constexpr int kSolveMaxDefaultNq = 3;
 inline constexpr int kSolveMaxNq = 16;
 // Failing strings listed in a not-found answer.
 inline constexpr int kSolveMaxFailingListed = 10;
+// POST /v1/problems/solve (the staff's page, API.md §16): `?seconds=` by default and at most.
+// A search holds one of the long-grading threads for its whole budget, so the route's is a
+// fraction of the command's: long enough for the bundled problems (well under a second each),
+// short enough that a page waiting on it does not look hung. Longer searches: the command.
+inline constexpr int kSolveRouteDefaultSeconds = 10;
+inline constexpr int kSolveRouteMaxSeconds = 60;
 
 // --- HTTP (API.md §5, §6) --------------------------------------------------------------------
 // The port when --port is not given (API.md §6).

@@ -32,6 +32,16 @@ bool submits(const Problem& p, const char* name) {
 
 }  // namespace
 
+ProblemOrDefects load_draft_to_solve(std::string_view text) {
+  std::string name = "problem.json";
+  if (Result<Json> json = parse_json_checked(text, limits::kMaxJsonDepth, "the file");
+      json && json->is_object()) {
+    const auto id = json->find("id");
+    if (id != json->end() && id->is_string()) name = id->get<std::string>() + ".json";
+  }
+  return load_problem_to_solve(text, name);
+}
+
 ProblemOrDefects load_problem_to_solve(std::string_view text, const std::string& file_name) {
   auto json = parse_json_checked(text, limits::kMaxJsonDepth, "the file");
   if (!json)

@@ -353,6 +353,82 @@ TEST_F(KeyedServer, ValidateWarnsWhenTheTestsCannotTellAMistakeFromTheSolution) 
   EXPECT_EQ(margin["score_gap"], 5);
 }
 
+// The staff page's preview (API.md §16): a draft whose only defect is its missing reference
+// still comes back as the problem a student would be served, field for field the answer of
+// GET /v1/problems/{id} for the same file once it has its reference.
+TEST_F(KeyedServer, ValidateOfADraftWithoutItsReferenceGivesTheProblemAsServed) {
+  Json draft = Json::parse(read_file(w_.problems() / "consonant-anywhere.json"));
+  draft.erase("reference");
+  const HttpResponse answer = call(port_, "POST", "/v1/problems/validate", staff_, draft.dump());
+  ASSERT_EQ(answer.result_int(), 200);
+  const Json body = Json::parse(answer.body());
+  EXPECT_EQ(body["valid"], false);
+  ASSERT_EQ(body["defects"].size(), 1u) << body.dump();
+  EXPECT_EQ(body["defects"][0]["field"], "reference");
+  EXPECT_EQ(body["problem"],
+            Json::parse(call(port_, "GET", "/v1/problems/consonant-anywhere").body()));
+  // A draft with other defects has nothing to preview.
+  draft["title"] = 3;
+  EXPECT_FALSE(
+      Json::parse(call(port_, "POST", "/v1/problems/validate", staff_, draft.dump()).body())
+          .contains("problem"));
+}
+
+// POST /v1/problems/solve runs `headgrader solve` on a draft for the staff's page: the head it
+// finds passes the real grader (graded here through the served problem, not taken from the
+// search), "file" is the draft with that head as its reference and loads, and nothing is
+// written to the folder.
+TEST_F(KeyedServer, SolveFindsAHeadForADraftThatTheGraderPassesAndWritesNothing) {
+  Json draft = Json::parse(read_file(w_.problems() / "consonant-anywhere.json"));
+  draft.erase("reference");
+  draft["id"] = "drafted";
+  const HttpResponse answer =
+      call(port_, "POST", "/v1/problems/solve?seconds=30", staff_, draft.dump(2));
+  ASSERT_EQ(answer.result_int(), 200) << answer.body();
+  const Json body = Json::parse(answer.body());
+  ASSERT_EQ(body["found"], true) << body.dump();
+  Json submission = body["head"];
+  const HttpResponse graded =
+      call(port_, "POST", "/v1/problems/consonant-anywhere/grade", staff_, submission.dump());
+  ASSERT_EQ(graded.result_int(), 200);
+  EXPECT_EQ(Json::parse(graded.body())["passed"], true);
+  const std::string file = body["file"];
+  EXPECT_EQ(Json::parse(file)["reference"], body["head"]);
+  // Every other byte as sent: the draft's own indentation is kept.
+  EXPECT_EQ(file.substr(0, 20), draft.dump(2).substr(0, 20));
+  const Json checked =
+      Json::parse(call(port_, "POST", "/v1/problems/validate", staff_, file).body());
+  EXPECT_EQ(checked["valid"], true) << checked.dump();
+  EXPECT_FALSE(fs::exists(w_.problems() / "drafted.json"));
+  EXPECT_EQ(call(port_, "GET", "/v1/problems/drafted").result_int(), 404);
+}
+
+TEST_F(KeyedServer, SolveRefusesABadBudgetADraftWithDefectsAndAnyKeyButStaff) {
+  Json draft = Json::parse(read_file(w_.problems() / "consonant-anywhere.json"));
+  draft.erase("reference");
+  for (const std::string& seconds :
+       std::vector<std::string>{"0", "x", std::to_string(limits::kSolveRouteMaxSeconds + 1)}) {
+    const HttpResponse bad =
+        call(port_, "POST", "/v1/problems/solve?seconds=" + seconds, staff_, draft.dump());
+    EXPECT_EQ(bad.result_int(), 400) << seconds;
+    EXPECT_EQ(Json::parse(bad.body())["error"]["field"], "seconds");
+  }
+  EXPECT_EQ(Json::parse(call(port_, "POST", "/v1/problems/solve?n=2", staff_, draft.dump())
+                            .body())["error"]["field"],
+            "n");
+  draft["expected"] = "any(consonant ? [0, 1] : [1, 0]";
+  const HttpResponse broken = call(port_, "POST", "/v1/problems/solve", staff_, draft.dump());
+  EXPECT_EQ(broken.result_int(), 422);
+  const Json defects = Json::parse(broken.body())["defects"];
+  ASSERT_FALSE(defects.empty());
+  EXPECT_EQ(defects[0]["field"], "expected");
+  // The caret of `expected` (API.md §3) is in the message, under the place it names.
+  EXPECT_NE(defects[0]["message"].get<std::string>().find('^'), std::string::npos);
+  EXPECT_EQ(call(port_, "POST", "/v1/problems/solve", lms_, draft.dump()).result_int(), 403);
+  EXPECT_EQ(call(port_, "POST", "/v1/problems/solve", "", draft.dump()).result_int(), 401);
+  EXPECT_EQ(call(port_, "GET", "/v1/problems/solve", staff_).result_int(), 405);
+}
+
 // The server's threads whose nice value is `nice` now (Linux keeps one per thread: field 19
 // of /proc/PID/task/TID/stat, counted after the command's closing parenthesis).
 std::size_t threads_at_nice(pid_t pid, int nice) {

@@ -117,6 +117,8 @@ def check_routes(doc, base, staff, lms, work):
     with open(os.path.join(work, "problems", "consonant-anywhere.json"), encoding="utf-8") as f:
         problem = f.read()
     copy = problem.replace('"consonant-anywhere"', '"copy-one"')
+    # A draft without its reference: invalid, but previewable and solvable.
+    draft = json.dumps({k: v for k, v in json.loads(problem).items() if k != "reference"})
     good = '{"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]], "student": "s1"}'
     soft = '{"W_q": [[1, 1]], "W_k": [[0, 2]], "W_V": [[1, 0], [0, 1]], "student": "s2"}'
     calls = [
@@ -134,6 +136,11 @@ def check_routes(doc, base, staff, lms, work):
         ("GET", "/v1/problems/status", lms, None),
         ("POST", "/v1/problems/validate", staff, problem),
         ("POST", "/v1/problems/validate", staff, '{"id": "x"}'),
+        ("POST", "/v1/problems/validate", staff, draft),
+        ("POST", "/v1/problems/solve?seconds=5", staff, draft),
+        ("POST", "/v1/problems/solve?seconds=0", staff, draft),
+        ("POST", "/v1/problems/solve", staff, '{"id": "x"}'),
+        ("POST", "/v1/problems/solve", lms, draft),
         ("PUT", "/v1/problems/copy-one", staff, copy),
         ("PUT", "/v1/problems/copy-one", staff, copy),
         ("PUT", "/v1/problems/copy-one", staff, '{"id": "copy-one"}'),

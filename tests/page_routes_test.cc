@@ -43,6 +43,29 @@ TEST(PageRoutes, TheRootIsTheStudentPageAsHtmlWithItsPolicy) {
             std::string::npos);
 }
 
+// API.md §16: the staff's page needs no key to load (each of its calls needs one), and no other
+// site may frame it (a framed page could trick an instructor's clicks); the student page may
+// still be framed, by an LMS.
+TEST(PageRoutes, TheStaffPageIsHtmlThatNoOtherSiteMayFrame) {
+  const Routed routed = route(http::verb::get, "/staff");
+  EXPECT_EQ(routed.response.result(), http::status::ok);
+  EXPECT_EQ(header(routed, http::field::content_type), "text/html; charset=utf-8");
+  const std::string policy = header(routed, "Content-Security-Policy");
+  EXPECT_NE(policy.find("default-src 'self'"), std::string::npos);
+  EXPECT_NE(policy.find("frame-ancestors 'none'"), std::string::npos);
+  EXPECT_EQ(header(routed, "X-Frame-Options"), "DENY");
+  EXPECT_EQ(header(routed, "Referrer-Policy"), "no-referrer");
+  EXPECT_NE(routed.response.body().find("<script type=\"module\" src=\"/static/staff.js\">"),
+            std::string::npos);
+  EXPECT_EQ(header(route(http::verb::get, "/"), "Content-Security-Policy").find("frame-ancestors"),
+            std::string::npos);
+  // The page is at /staff only; its file is not also a file of the student page.
+  EXPECT_EQ(route(http::verb::get, "/static/staff.html").response.result(),
+            http::status::not_found);
+  EXPECT_EQ(route(http::verb::get, "/staff/").response.result(), http::status::not_found);
+  EXPECT_EQ(route(http::verb::post, "/staff").response.result(), http::status::method_not_allowed);
+}
+
 TEST(PageRoutes, EachFileHasTheTypeOfItsKind) {
   EXPECT_EQ(header(route(http::verb::get, "/static/app.js"), http::field::content_type),
             "text/javascript; charset=utf-8");

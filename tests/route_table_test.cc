@@ -86,9 +86,10 @@ TEST(RouteTable, The404ListsEveryRouteOnceStaffRoutesAfterTheOthers) {
   EXPECT_EQ(message,
             "there is no such path; the service answers GET /healthz, GET /readyz, "
             "GET /v1/openapi.json, "
-            "GET /, GET /static/*, GET /v1/problems, GET /v1/problems/{id}, "
+            "GET /, GET /staff, GET /static/*, GET /v1/problems, GET /v1/problems/{id}, "
             "POST /v1/problems/{id}/grade, POST /v1/problems/{id}/check-steps; and, with a "
-            "staff key, GET /v1/problems/status, POST /v1/problems/validate, PUT and DELETE "
+            "staff key, GET /v1/problems/status, POST /v1/problems/validate, POST "
+            "/v1/problems/solve, PUT and DELETE "
             "/v1/problems/{id}, GET /v1/problems/{id}/stats, POST /v1/problems/{id}/regrade, "
             "GET /v1/passback, POST /v1/passback/{id}/retry, GET /v1/submissions, "
             "GET /v1/submissions.csv, GET /v1/submissions/{sid}");

@@ -1,7 +1,8 @@
 # Writes a C++ file holding every file of the student page (web/), so that the server binary
 # serves the page from any working directory and the Docker image needs nothing beside it.
 # Run by server/CMakeLists.txt as: cmake -DWEB_DIR=… -DOUT=… -P web/embed.cmake
-# index.html is served at "/", every file at "/static/NAME"; the ETag is the SHA-256 of the
+# index.html is served at "/", staff.html (the staff's page, API.md §16) at "/staff", every other
+# file at "/static/NAME"; the ETag is the SHA-256 of the
 # bytes (its first 16 hex digits), so a changed file is fetched again.
 file(GLOB files LIST_DIRECTORIES false RELATIVE "${WEB_DIR}" "${WEB_DIR}/*")
 list(SORT files)
@@ -30,6 +31,8 @@ foreach(name IN LISTS files)
   string(APPEND arrays "const char asset_${index}[] = {${bytes} 0};\n")
   if(name STREQUAL "index.html")
     set(path "/")
+  elseif(name STREQUAL "staff.html")
+    set(path "/staff")
   else()
     set(path "/static/${name}")
   endif()

@@ -23,6 +23,10 @@ namespace headgrader {
 // which may be absent or fail; the Problem's reference is zeros (given matrices as given).
 ProblemOrDefects load_problem_to_solve(std::string_view text, const std::string& file_name);
 
+// The same for a file that has no name of its own (a draft sent over HTTP): it is checked as
+// "{id}.json", so that its id always matches its name, as load_problem_text_unnamed does.
+ProblemOrDefects load_draft_to_solve(std::string_view text);
+
 struct SolveOptions {
   int n_q = 0;  // rows of W_q and W_k; 0: 1, 2, … limits::kSolveMaxDefaultNq in turn
   int seconds = limits::kSolveDefaultSeconds;

@@ -17,6 +17,14 @@ constexpr std::string_view kPagePolicy =
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'";
 
+// The staff's page (API.md §16) under the same rules, and framed by nobody: an LMS has no
+// reason to show it, and a page of another site that framed it could trick a signed-in
+// instructor's clicks (save, regrade). It frames the student page itself, for the preview.
+constexpr std::string_view kStaffPagePolicy =
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'";
+
 // If-None-Match holds a list of ETags (or "*"); weak ones (W/"…") match too (RFC 9110 §13.1.2).
 bool etag_listed(std::string_view header, std::string_view etag) {
   return header.find('*') != std::string_view::npos || header.find(etag) != std::string_view::npos;
@@ -46,6 +54,13 @@ Response web_asset_response(const WebAsset& asset, const Request& request) {
   response.set(http::field::etag, asset.etag);
   response.set("X-Content-Type-Options", "nosniff");
   if (asset.path == "/") response.set("Content-Security-Policy", kPagePolicy);
+  if (asset.path == "/staff") {
+    response.set("Content-Security-Policy", kStaffPagePolicy);
+    // For browsers that predate frame-ancestors.
+    response.set("X-Frame-Options", "DENY");
+    // The key is typed into this page: nothing of it goes to another site in a Referer.
+    response.set("Referrer-Policy", "no-referrer");
+  }
   response.keep_alive(request.keep_alive());
   if (!unchanged) response.body() = std::string(asset.body);
   response.prepare_payload();

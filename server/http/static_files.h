@@ -1,5 +1,6 @@
-// The student page (API.md §10) as the server serves it: every file of web/, embedded in the
-// binary at build time (web/embed.cmake), index.html at "/" and the rest under /static/.
+// The student page (API.md §10) and the staff's page (§16) as the server serves them: every
+// file of web/, embedded in the binary at build time (web/embed.cmake), index.html at "/",
+// staff.html at "/staff" and the rest under /static/.
 // Nothing is read from disk at run time, so the page works from any working directory.
 // Thread-safety: the table is constant; the functions are pure.
 #pragma once
@@ -13,7 +14,7 @@
 namespace headgrader::server {
 
 struct WebAsset {
-  std::string_view path;          // "/" or "/static/NAME"
+  std::string_view path;          // "/", "/staff" or "/static/NAME"
   std::string_view content_type;  // with "; charset=utf-8" for text
   std::string_view body;
   std::string_view etag;  // quoted, as the ETag header carries it

@@ -1,6 +1,8 @@
 // The routes that change what is served (API.md §9: status, validate, PUT, DELETE of a
-// problem) and the staff's view of the grade passback outbox (§11). Part of Router
-// (router.h); the router has already checked the path, the method and the staff key.
+// problem; solve, for the staff's page of §16) and the staff's view of the grade passback outbox
+// (§11). Part of Router (router.h); the router has already checked the path, the method and the
+// staff key.
+#include <charconv>
 #include <variant>
 
 #include "access_log.h"
@@ -10,6 +12,7 @@
 #include "headgrader/limits.h"
 #include "headgrader/problem_warnings.h"
 #include "headgrader/report.h"
+#include "headgrader/solve.h"
 #include "lti_service.h"
 #include "router.h"
 
@@ -30,6 +33,34 @@ Json defects_json(const std::vector<Defect>& defects) {
   return list;
 }
 
+// ?seconds=S of the solve route: 1..kSolveRouteMaxSeconds, kSolveRouteDefaultSeconds without.
+Result<int> solve_seconds(std::string_view query) {
+  const std::optional<FormFields> fields = parse_form(query);
+  const std::string range = "a whole number from 1 to " +
+                            std::to_string(limits::kSolveRouteMaxSeconds) +
+                            " (a longer search: headgrader solve FILE --seconds S)";
+  if (!fields) {
+    return Error{ErrorCode::kBadRequest,
+                 "the query string is not valid: each '%' must be followed by two hexadecimal "
+                 "digits, and each parameter given once",
+                 ""};
+  }
+  int seconds = limits::kSolveRouteDefaultSeconds;
+  for (const auto& [name, value] : *fields) {
+    if (name != "seconds") {
+      return Error{ErrorCode::kBadRequest,
+                   "unknown parameter \"" + name + "\"; the only one is seconds, " + range, name};
+    }
+    const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), seconds);
+    if (ec != std::errc() || end != value.data() + value.size() || seconds < 1 ||
+        seconds > limits::kSolveRouteMaxSeconds) {
+      return Error{ErrorCode::kBadRequest, "seconds must be " + range + "; it is \"" + value + "\"",
+                   "seconds"};
+    }
+  }
+  return seconds;
+}
+
 }  // namespace
 
 Routed Router::on_status(const RouteCall& call) const { return answer_status(call.request); }
@@ -38,6 +69,11 @@ Routed Router::on_status(const RouteCall& call) const { return answer_status(cal
 // string over many strings.
 Routed Router::on_validate(const RouteCall&) const {
   return later([this](const Request& same) { return answer_validate(same); });
+}
+
+// A search runs for up to its budget: never on the threads that read and write.
+Routed Router::on_solve(const RouteCall&) const {
+  return later([this](const Request& same) { return answer_solve(same); });
 }
 
 Routed Router::on_put(const RouteCall& call) const {
@@ -74,6 +110,12 @@ Routed Router::answer_validate(const Request& request) const {
   Json body;
   if (auto* defects = std::get_if<std::vector<Defect>>(&loaded)) {
     body = Json{{"valid", false}, {"defects", defects_json(*defects)}};
+    // A draft whose only defects are of its reference (none yet, or one that fails) can still
+    // be previewed as a student would see it: the rest of the file is loaded as solve does.
+    ProblemOrDefects unproved = load_draft_to_solve(request.body());
+    if (const auto* problem = std::get_if<Problem>(&unproved)) {
+      body["problem"] = problem_to_json(*problem);
+    }
   } else {
     const Problem& problem = std::get<Problem>(loaded);
     std::vector<ProblemWarning> found = problem_warnings(problem);
@@ -100,9 +142,43 @@ Routed Router::answer_validate(const Request& request) const {
     }
     body = Json{{"valid", true},
                 {"tested_strings", problem.tested_total()},
-                {"warnings", std::move(warnings)}};
+                {"warnings", std::move(warnings)},
+                {"problem", problem_to_json(problem)}};
     if (caught) body["mistakes_caught"] = std::move(*caught);
     if (margin) body["reference_margin"] = margin_to_json(*margin);
+  }
+  return {json_answer(request, http::status::ok,
+                      body.dump(-1, ' ', false, Json::error_handler_t::replace)),
+          "", std::nullopt};
+}
+
+// `headgrader solve` (API.md §14) on a draft sent by the staff's page: the command's answer,
+// and when a head is found also "file", the draft with that head as its reference (every
+// other byte as sent), ready to be saved. The draft is written nowhere.
+Routed Router::answer_solve(const Request& request) const {
+  if (std::optional<Error> refused = unless_json_body(request)) {
+    return {error_answer(request, *refused), "", std::nullopt};
+  }
+  Result<int> seconds = solve_seconds(request_query(request.target()));
+  if (!seconds) return {error_answer(request, seconds.error()), "", std::nullopt};
+  ProblemOrDefects loaded = load_draft_to_solve(request.body());
+  if (auto* defects = std::get_if<std::vector<Defect>>(&loaded)) {
+    return {error_answer(request,
+                         {ErrorCode::kInvalidProblem,
+                          "the problem file has defects besides its reference; fix them, then "
+                          "solve it",
+                          ""},
+                         Json{{"defects", defects_json(*defects)}}),
+            "", std::nullopt};
+  }
+  const Problem& problem = std::get<Problem>(loaded);
+  const SolveResult result = solve_problem(problem, SolveOptions{.n_q = 0, .seconds = *seconds});
+  Json body = Json::parse(solve_json(problem, result));
+  if (result.found) {
+    if (std::optional<std::string> file =
+            text_with_reference(request.body(), problem, result.head)) {
+      body["file"] = std::move(*file);
+    }
   }
   return {json_answer(request, http::status::ok,
                       body.dump(-1, ' ', false, Json::error_handler_t::replace)),

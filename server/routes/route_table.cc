@@ -100,15 +100,21 @@ std::span<const RouteRow> route_table() {
        .methods = read(kAnyone, &R::on_page),
        .names = kPageFile,
        .documented = false},
+      // The staff's page (API.md §16): no key to load it; every call it makes needs one.
+      {.pattern = "/staff",
+       .methods = read(kAnyone, &R::on_page),
+       .names = kPageFile,
+       .documented = false},
       {.pattern = "/static/*",
        .methods = read(kAnyone, &R::on_page),
        .names = kPageFile,
        .documented = false},
       {.pattern = "/v1/problems", .methods = read(kAnyone, &R::on_problems)},
-      // The §9 routes take these two names: no problem with either id can be fetched or
-      // replaced.
+      // The §9 routes and the staff page's solve take these three names: no problem with any
+      // of those ids can be fetched or replaced.
       {.pattern = "/v1/problems/status", .methods = read(kStaff, &R::on_status)},
       {.pattern = "/v1/problems/validate", .methods = post(kStaff, &R::on_validate)},
+      {.pattern = "/v1/problems/solve", .methods = post(kStaff, &R::on_solve)},
       {.pattern = "/v1/problems/{id}",
        .methods = {{http::verb::get, kAnyone, &R::on_problem},
                    {http::verb::head, kAnyone, &R::on_problem},

@@ -97,6 +97,7 @@ class Router {
   // The routes that change what is served and the passback outbox (problem_routes.cc).
   Routed on_status(const RouteCall& call) const;
   Routed on_validate(const RouteCall& call) const;
+  Routed on_solve(const RouteCall& call) const;
   Routed on_put(const RouteCall& call) const;
   Routed on_delete(const RouteCall& call) const;
   Routed on_passback_list(const RouteCall& call) const;
@@ -137,6 +138,7 @@ class Router {
                                                 const GraderIdentity& identity,
                                                 store::TimeMs now) const;
   Routed answer_validate(const Request& request) const;
+  Routed answer_solve(const Request& request) const;
 
   const Service& service_;
 };
