@@ -212,6 +212,9 @@ inline constexpr std::size_t kAccessLogMaxPendingBytes = 4 * 1024 * 1024;
 // A logged path longer than this is cut (at a character boundary): a line stays a few hundred
 // bytes whatever the client asks for.
 inline constexpr std::size_t kMaxLoggedPathBytes = 256;
+// An X-Request-Id sent by a client is kept up to this length (server/http/request_id.h): room
+// for a UUID, a W3C traceparent or a proxy's id with a prefix, while a log line stays short.
+inline constexpr std::size_t kMaxRequestIdBytes = 128;
 
 // --- The submission record (API.md §8) ------------------------------------------------------
 // Gradings committed in one transaction at most (group commit: the committer takes whatever

@@ -158,10 +158,42 @@ TEST(AccessLog, IsOneJsonLineWithTheAgreedFields) {
   entry.latency_ms = 0.4567;
   entry.problem = "consonant-anywhere";
   entry.passed = true;
+  entry.request_id = "9f0c4e2a7d1b4c3e";
   EXPECT_EQ(format_access_log(entry),
             R"({"time":"2024-05-01T12:00:00.123Z","method":"POST",)"
             R"("path":"/v1/problems/consonant-anywhere/grade","status":200,"latency_ms":0.457,)"
-            R"("problem":"consonant-anywhere","passed":true})");
+            R"("problem":"consonant-anywhere","passed":true,"request_id":"9f0c4e2a7d1b4c3e"})");
+}
+
+TEST(AccessLog, TheTextFormatHasTheSameFieldsInTheSameOrderAsLogfmt) {
+  AccessLogEntry entry;
+  entry.time = std::chrono::system_clock::time_point(std::chrono::milliseconds(1714564800123));
+  entry.method = "POST";
+  entry.path = "/v1/problems/consonant-anywhere/grade?student=ann";
+  entry.status = 200;
+  entry.latency_ms = 0.4567;
+  entry.problem = "consonant-anywhere";
+  entry.passed = false;
+  entry.request_id = "9f0c4e2a7d1b4c3e";
+  EXPECT_EQ(format_access_log(entry, LogFormat::kText),
+            "time=2024-05-01T12:00:00.123Z method=POST "
+            "path=/v1/problems/consonant-anywhere/grade status=200 latency_ms=0.457 "
+            "problem=consonant-anywhere passed=false request_id=9f0c4e2a7d1b4c3e");
+  const Json json = Json::parse(format_access_log(entry));
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : json.items()) keys.push_back(key);
+  EXPECT_EQ(keys, (std::vector<std::string>{"time", "method", "path", "status", "latency_ms",
+                                            "problem", "passed", "request_id"}));
+}
+
+TEST(AccessLog, TextFieldsUnknownAreDashesAndTheClientsBytesCannotSplitAField) {
+  AccessLogEntry entry;
+  entry.time = std::chrono::system_clock::time_point(std::chrono::milliseconds(5));
+  entry.path = "/a b=\"c\"\\\xff\x01";
+  entry.status = 400;
+  EXPECT_EQ(format_access_log(entry, LogFormat::kText),
+            "time=1970-01-01T00:00:00.005Z method=- path=/a?b??c???? status=400 "
+            "latency_ms=0.000 problem=- passed=- request_id=-");
 }
 
 TEST(AccessLog, UnknownPartsAreNullAndBadBytesAreReplaced) {

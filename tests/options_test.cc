@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace headgrader::server {
 namespace {
@@ -71,6 +72,23 @@ TEST(ServerOptions, TheHiddenShutdownGraceFlagGoesFromZeroToTheContractsFiveSeco
             std::chrono::milliseconds(100));
   EXPECT_EQ(parse_flags({"--shutdown-grace-ms", "5001"}).error().message,
             "--shutdown-grace-ms must be a number from 0 to 5000; it is \"5001\"");
+}
+
+TEST(ServerOptions, TheLogFormatIsJsonUnlessTextIsAskedForByFlagOrEnvironment) {
+  EXPECT_EQ(parse_flags({})->log_format, LogFormat::kJson);
+  EXPECT_EQ(parse_flags({"--log-format", "text"})->log_format, LogFormat::kText);
+  EXPECT_EQ(parse_flags({"--log-format=json"})->log_format, LogFormat::kJson);
+  EXPECT_EQ(parse_flags({"--log-format", "yaml"}).error().message,
+            "--log-format must be \"json\" (one JSON object a line) or \"text\" (the same fields "
+            "as logfmt: key=value); it is \"yaml\"");
+  const EnvLookup env = [](const std::string& name) -> std::optional<std::string> {
+    if (name == "HEADGRADER_LOG_FORMAT") return "text";
+    return std::nullopt;
+  };
+  const std::vector<std::string_view> none;
+  EXPECT_EQ(parse_options(none, env)->log_format, LogFormat::kText);
+  const std::vector<std::string_view> flag = {"--log-format", "json"};
+  EXPECT_EQ(parse_options(flag, env)->log_format, LogFormat::kJson) << "the flag wins";
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <string>
 
+#include "operations_support.h"
 #include "server_harness.h"
 #include "store_test_support.h"
 #include "test_support.h"
@@ -20,14 +21,6 @@ namespace {
 
 using namespace harness;
 using testing::kProblemsDir;
-
-// An empty folder of this test process's own.
-std::filesystem::path empty_folder(const std::string& name) {
-  const std::filesystem::path dir = testing::private_temp_path(name);
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
 
 std::vector<std::string> args_with_store(const std::string& url) {
   return {"--port", "0",          "--address",  "127.0.0.1", "--threads",
@@ -49,7 +42,7 @@ unsigned readiness_when(std::uint16_t port, unsigned wanted, std::string* body =
 }
 
 TEST(ReadinessE2E, AnUnwritableSqliteStoreIs503UntilItIsWritableAgain) {
-  const std::filesystem::path dir = empty_folder("readyz-sqlite");
+  const std::filesystem::path dir = testing::empty_folder("readyz-sqlite");
   const std::filesystem::path file = dir / "h.db";
   ServerProcess server(args_with_store("sqlite:" + file.string()));
   const std::uint16_t port = server.wait_listening();
@@ -88,7 +81,7 @@ class OwnPostgres {
   static bool available() { return ::access((std::string(kBin) + "/initdb").c_str(), X_OK) == 0; }
 
   OwnPostgres() {
-    dir_ = empty_folder("readyz-pg");
+    dir_ = testing::empty_folder("readyz-pg");
     as_user_ = ::geteuid() == 0 ? "runuser -u nobody -- " : "";
     user_ =
         ::geteuid() == 0 ? "nobody" : std::string(std::getenv("USER") ? std::getenv("USER") : "");

@@ -6,6 +6,7 @@
 #include <array>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 
 #include "headgrader/json_writer.h"
 
@@ -52,7 +53,45 @@ void stderr_line(const std::string& line) {
 
 std::string_view logged_path(std::string_view target) { return target.substr(0, target.find('?')); }
 
-std::string format_access_log(const AccessLogEntry& entry) {
+namespace {
+
+// A logfmt value: the client's bytes that could split a field (a space, '=', '"') or that are
+// not printable ASCII as '?'; empty as "-".
+void text_field(std::string& line, std::string_view key, std::string_view value) {
+  if (!line.empty()) line += ' ';
+  line += key;
+  line += '=';
+  if (value.empty()) {
+    line += '-';
+    return;
+  }
+  for (const char c : value) {
+    line += c > ' ' && c <= '~' && c != '"' && c != '=' && c != '\\' ? c : '?';
+  }
+}
+
+std::string format_text(const AccessLogEntry& entry) {
+  std::string line;
+  line.reserve(200);
+  Rfc3339Text time;
+  text_field(line, "time", write_rfc3339_ms(entry.time, time));
+  text_field(line, "method", entry.method);
+  text_field(line, "path", logged_path(entry.path).substr(0, limits::kMaxLoggedPathBytes));
+  text_field(line, "status", std::to_string(entry.status));
+  char latency[32];
+  const int n = std::snprintf(latency, sizeof latency, "%.3f", entry.latency_ms);
+  text_field(line, "latency_ms",
+             std::string_view(latency, n > 0 ? static_cast<std::size_t>(n) : 0));
+  text_field(line, "problem", entry.problem);
+  text_field(line, "passed", entry.passed ? (*entry.passed ? "true" : "false") : "");
+  text_field(line, "request_id", entry.request_id);
+  return line;
+}
+
+}  // namespace
+
+std::string format_access_log(const AccessLogEntry& entry, LogFormat format) {
+  if (format == LogFormat::kText) return format_text(entry);
   JsonWriter out(256);  // a line is a few hundred bytes
   out.begin_object();
   Rfc3339Text time;
@@ -69,11 +108,15 @@ std::string format_access_log(const AccessLogEntry& entry) {
   } else {
     out.null();
   }
+  string_or_null(out, "request_id", entry.request_id);
   return out.end_object().take();
 }
 
-AccessLog::AccessLog(int fd, std::chrono::milliseconds flush_interval)
-    : fd_(fd), flush_interval_(flush_interval), flusher_([this] { run_flusher(); }) {}
+AccessLog::AccessLog(int fd, std::chrono::milliseconds flush_interval, LogFormat format)
+    : fd_(fd),
+      flush_interval_(flush_interval),
+      format_(format),
+      flusher_([this] { run_flusher(); }) {}
 
 void AccessLog::close() {
   if (!flusher_.joinable()) return;
@@ -86,7 +129,7 @@ void AccessLog::close() {
 }
 
 void AccessLog::write(const AccessLogEntry& entry) {
-  std::string line = format_access_log(entry);
+  std::string line = format_access_log(entry, format_);
   line += '\n';
   std::unique_lock lock(mutex_);
   room_.wait(lock, [&] { return pending_.size() < limits::kAccessLogMaxPendingBytes; });

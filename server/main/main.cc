@@ -129,7 +129,7 @@ int main(int argc, char** argv) {
                     {options.max_connections, options.read_timeout, options.shutdown_grace,
                      options.max_connections_per_address, options.unsent_answer_budget,
                      options.max_long_gradings_per_address},
-                    tls.get());
+                    tls.get(), {options.log_format});
   lti.reset();  // its passback thread uses the store
   if (store) {
     store->close();

@@ -41,7 +41,7 @@ std::optional<Error> number_flag(std::string_view flag, std::string_view value, 
 
 // The flags of Part 2, each of which may come from HEADGRADER_<FLAG> (API.md Part 2). Flags
 // without a value ("--lti-allow-http") take "1" or "true" from their variable.
-constexpr std::array<std::string_view, 10> kEnvFlags = {"--keys",
+constexpr std::array<std::string_view, 11> kEnvFlags = {"--keys",
                                                         "--grading",
                                                         "--max-connections-per-address",
                                                         "--unsent-answer-budget-bytes",
@@ -50,7 +50,8 @@ constexpr std::array<std::string_view, 10> kEnvFlags = {"--keys",
                                                         "--lti",
                                                         "--tls-cert",
                                                         "--tls-key",
-                                                        "--max-long-gradings-per-address"};
+                                                        "--max-long-gradings-per-address",
+                                                        "--log-format"};
 constexpr std::array<std::string_view, 1> kEnvSwitches = {"--lti-allow-http"};
 
 std::string env_name(std::string_view flag) {
@@ -169,7 +170,7 @@ Result<ServerOptions> parse_arguments(std::span<const std::string_view> args) {
         flag != "--max-connections-per-address" && flag != "--unsent-answer-budget-bytes" &&
         flag != "--max-long-gradings-per-address" && flag != "--store" && flag != "--rate-limit" &&
         flag != "--lti" && flag != "--lti-keyset-refetch-ms" && flag != "--lti-backoff-ms" &&
-        flag != "--tls-cert" && flag != "--tls-key") {
+        flag != "--tls-cert" && flag != "--tls-key" && flag != "--log-format") {
       return usage_error("unknown argument \"" + std::string(flag) + "\"; see --help");
     }
     if (!has_value) {
@@ -198,6 +199,14 @@ Result<ServerOptions> parse_arguments(std::span<const std::string_view> args) {
       if (value.empty())
         return usage_error("--keys needs a keys file (headgrader keys add makes one)");
       options.keys = std::filesystem::path(value);
+    } else if (flag == "--log-format") {
+      if (value != "json" && value != "text") {
+        return usage_error(
+            "--log-format must be \"json\" (one JSON object a line) or \"text\" (the same "
+            "fields as logfmt: key=value); it is \"" +
+            std::string(value) + "\"");
+      }
+      options.log_format = value == "json" ? LogFormat::kJson : LogFormat::kText;
     } else if (flag == "--grading") {
       if (value != "open" && value != "key") {
         return usage_error(
@@ -325,13 +334,15 @@ options:
                                                                     [HEADGRADER_STORE]
   --rate-limit N/PERIOD  at most N gradings per student and problem in any PERIOD
                     (30/1h, 5/10m; s, m, h, d); default none   [HEADGRADER_RATE_LIMIT]
+  --log-format FMT  the access log on stderr: json (one JSON object a line, the
+                    default) or text (the same fields as logfmt)  [HEADGRADER_LOG_FORMAT]
   --healthcheck     GET /healthz on ADDR (loopback for 0.0.0.0 and ::) and PORT, then
                     exit 0 when it answers 200, else 1 (for container health checks)
   --help            this text
 
 Prints "listening on http://ADDRESS:PORT" (https:// with --tls-cert) once it accepts
-connections, one JSON access-log line per request on stderr, and on SIGTERM or SIGINT stops
-accepting, lets requests in flight finish (up to )";
+connections, one access-log line per request on stderr (with its X-Request-Id), and
+on SIGTERM or SIGINT stops accepting, lets requests in flight finish (up to )";
   text += std::to_string(limits::kShutdownGrace.count());
   text += R"( s) and exits 0.
 )";

@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 
+#include "access_log.h"
 #include "headgrader/limits.h"
 #include "headgrader/result.h"
 #include "rate_limit.h"
@@ -61,6 +62,9 @@ struct ServerOptions {
   // HEADGRADER_TLS_KEY), both or neither; empty: plain HTTP.
   std::filesystem::path tls_cert;
   std::filesystem::path tls_key;
+  // The access log's lines (API.md §17): --log-format json (the default) or text; env
+  // HEADGRADER_LOG_FORMAT.
+  LogFormat log_format = LogFormat::kJson;
 };
 
 // Looks up an environment variable; nullopt when it is not set.

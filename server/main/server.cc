@@ -88,7 +88,7 @@ void hold_hangups_until_serving() { mask_hangups(SIG_BLOCK); }
 
 int serve(const Service& service, const std::string& address, std::uint16_t port, unsigned threads,
           std::ostream& out, std::ostream& err, const ConnectionTuning& tuning,
-          net::ssl::context* tls) {
+          net::ssl::context* tls, const Observability& observability) {
   beast::error_code ec;
   const net::ip::address ip = net::ip::make_address(address, ec);
   if (ec) {
@@ -98,7 +98,8 @@ int serve(const Service& service, const std::string& address, std::uint16_t port
   const Router router(service);
   // Declared before the loop and the listener so that it outlives every session; on return
   // it writes the lines still waiting.
-  AccessLog access_log(STDERR_FILENO);
+  AccessLog access_log(STDERR_FILENO, std::chrono::milliseconds(limits::kAccessLogFlushInterval),
+                       observability.log_format);
   // Before the loop: a session's last handler may still post a grading while the loop runs.
   LongGradings long_gradings(threads, limits::kMaxLongGradings,
                              tuning.max_long_gradings_per_address);

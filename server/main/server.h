@@ -11,6 +11,7 @@
 #include <iosfwd>
 #include <string>
 
+#include "access_log.h"
 #include "headgrader/limits.h"
 #include "headgrader/problem.h"
 #include "service.h"
@@ -29,6 +30,11 @@ struct ConnectionTuning {
   std::size_t max_long_gradings_per_address = limits::kMaxLongGradingsPerAddress;
 };
 
+// What an operator watches the server by (API.md §17; docs/operations.md).
+struct Observability {
+  LogFormat log_format = LogFormat::kJson;  // --log-format
+};
+
 // Blocks SIGHUP in the calling thread, and so in every thread started after it, until serve()
 // takes it: a reload asked for while the problems and the store are still loading (a deploy
 // hook, a log rotation) would otherwise end the process, SIGHUP's default. Called on the first
@@ -43,7 +49,7 @@ void hold_hangups_until_serving();
 // process exit code: 0 after a signal, 1 when it cannot listen.
 int serve(const Service& service, const std::string& address, std::uint16_t port, unsigned threads,
           std::ostream& out, std::ostream& err, const ConnectionTuning& tuning = {},
-          boost::asio::ssl::context* tls = nullptr);
+          boost::asio::ssl::context* tls = nullptr, const Observability& observability = {});
 
 // GET /healthz on address:port (0.0.0.0 and :: mean loopback) within a few seconds, over TLS
 // when `tls` (the certificate is not checked: it asks the server on this machine whether it

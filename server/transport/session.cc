@@ -78,7 +78,8 @@ void Session::reject(Error error) {
                       "",
                       "",
                       "",
-                      std::nullopt};
+                      std::nullopt,
+                      ""};
     if (self->tls_) {
       // Answered in TLS, or the client could not read it.
       self->rejection_ = std::move(error);
@@ -150,8 +151,13 @@ void Session::on_wait(beast::error_code ec, std::size_t bytes) {
 // of the other one).
 void Session::start_request() {
   first_request_ = false;
-  pending_ = {
-      std::chrono::steady_clock::now(), std::chrono::system_clock::now(), "", "", "", std::nullopt};
+  pending_ = {std::chrono::steady_clock::now(),
+              std::chrono::system_clock::now(),
+              "",
+              "",
+              "",
+              std::nullopt,
+              ""};
   request_deadline_ = pending_.started + timeouts_.read;
   set_deadline(request_deadline_);
   // The header alone first: its framing is checked before any of the body is parsed.
@@ -194,6 +200,9 @@ void Session::on_header() {
   const auto& header = parser_->get();
   pending_.method = std::string(header.method_string());
   pending_.path = std::string(logged_path(header.target()));
+  // The first X-Request-Id, if sent; a second one is not looked at.
+  const auto sent_id = header.find(kRequestIdHeader);
+  pending_.request_id = request_id_for(sent_id != header.end() ? sent_id->value() : "");
   if (std::optional<Error> error = framing_error(header)) {
     Response response = error_response(*error, header.version(), false);
     if (header.method() == http::verb::head) response = headers_only(std::move(response));
@@ -313,6 +322,7 @@ void Session::on_read_error(beast::error_code ec) {
 // to the other one, which costs more than the write itself (docs/benchmarks.md).
 void Session::do_write(Response response, bool linger) {
   response_ = std::move(response);
+  stamp_request_id(response_);
   linger_after_write_ = linger;
   set_deadline(std::chrono::steady_clock::now() + limits::kWriteTimeout);
   serializer_.emplace(response_);
@@ -397,7 +407,7 @@ void Session::log_answer() const {
   access_log_.write({pending_.started_wall, pending_.method, pending_.path,
                      static_cast<unsigned>(response_.result_int()),
                      std::chrono::duration<double, std::milli>(latency).count(), pending_.problem,
-                     pending_.passed});
+                     pending_.passed, pending_.request_id});
 }
 
 }  // namespace headgrader::server

@@ -35,6 +35,7 @@
 #include "connections.h"
 #include "headgrader/limits.h"
 #include "long_gradings.h"
+#include "request_id.h"
 #include "router.h"
 
 namespace headgrader::server {
@@ -76,7 +77,16 @@ class Session final : public Connection, public std::enable_shared_from_this<Ses
     std::chrono::system_clock::time_point started_wall;
     std::string method, path, problem;
     std::optional<bool> passed;
+    // The answer's X-Request-Id (request_id.h): the request's own when valid, else a new one;
+    // empty until the header is read (an answer before it gets a new one).
+    std::string request_id;
   };
+  // Sets X-Request-Id on `response` (and, before the request's header, makes the id).
+  template <class Message>
+  void stamp_request_id(Message& response) {
+    if (pending_.request_id.empty()) pending_.request_id = new_request_id();
+    response.set(kRequestIdHeader, pending_.request_id);
+  }
 
   void start();
   // HTTPS: the first byte decides between the handshake and a plain-HTTP client's 400.

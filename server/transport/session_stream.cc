@@ -33,6 +33,7 @@ void Session::write_stream(Routed routed) {
   const auto& request = parser_->get();
   stream_head_.emplace();
   stream_head_->base() = response_.base();
+  stamp_request_id(*stream_head_);
   // HTTP/1.1: chunked, so that the connection can carry the next request. HTTP/1.0 knows no
   // chunks: the body ends with the connection.
   stream_chunked_ = request.version() >= 11;

@@ -50,7 +50,8 @@ void Session::on_hello(beast::error_code ec) {
                 "",
                 "",
                 "",
-                std::nullopt};
+                std::nullopt,
+                ""};
     const Error error{ErrorCode::kBadRequest,
                       "this port speaks HTTPS: a connection must begin with a TLS handshake, "
                       "and this one began with plain bytes; use an https:// URL",
