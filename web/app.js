@@ -12,10 +12,18 @@ import { restoreMatrices, saveMatrices, storedProblem } from './storage.js';
 
 const ALIASES = { W_Q: 'W_q', W_K: 'W_k', W_v: 'W_V' };
 
-const state = { problem: null, matrices: new Map(), retryTimer: null };
+// The staff's page (API.md §16) frames this page as /?preview=1 to show an unsaved problem
+// exactly as a student will see it: the problem then comes from the framing page (same
+// origin only), nothing is graded or kept.
+const state = {
+  problem: null,
+  matrices: new Map(),
+  retryTimer: null,
+  preview: new URLSearchParams(location.search).has('preview') && window.parent !== window,
+};
 
 function save() {
-  if (!state.problem) return;
+  if (!state.problem || state.preview) return;
   const saved = {};
   for (const [name, { grid }] of state.matrices) saved[name] = grid.values();
   saveMatrices(state.problem.id, saved);
@@ -187,8 +195,10 @@ function validate() {
   for (const { grid } of state.matrices.values()) bad += grid.markInvalid();
   const button = $('grade');
   const waiting = state.retryTimer !== null;
-  button.disabled = bad > 0 || waiting || !state.problem;
-  if (!waiting) {
+  button.disabled = bad > 0 || waiting || !state.problem || state.preview;
+  if (state.preview) {
+    $('grade-status').textContent = 'A preview: grading opens once the problem is saved.';
+  } else if (!waiting) {
     $('grade-status').textContent = bad > 0
       ? `${bad} ${bad === 1 ? 'entry is' : 'entries are'} empty or not a number (outlined in `
         + `red); fix ${bad === 1 ? 'it' : 'them'} to grade.`
@@ -291,7 +301,36 @@ async function chooseProblem(id) {
   document.body.dataset.problem = id;
 }
 
+// The preview's problem, sent by the staff's page that frames this one.
+function showPreview(problem) {
+  state.problem = problem;
+  const select = $('problem-select');
+  select.replaceChildren(element('option', { value: problem.id, text: problem.title }));
+  select.disabled = true;
+  showProblem(problem);
+  buildMatrices(problem);
+  $('result-section').hidden = true;
+  $('steps-section').hidden = true;
+  validate();
+  document.body.dataset.problem = problem.id;
+}
+
+function startPreview() {
+  window.addEventListener('message', (event) => {
+    if (event.origin !== location.origin || event.source !== window.parent) return;
+    if (event.data && event.data.type === 'headgrader-preview' && event.data.problem) {
+      showPreview(event.data.problem);
+    }
+  });
+  document.body.dataset.ready = 'true';
+  window.parent.postMessage({ type: 'headgrader-preview-ready' }, location.origin);
+}
+
 async function start() {
+  if (state.preview) {
+    startPreview();
+    return;
+  }
   state.steps = new StepsPanel($('steps'), { weights, showWeightError: showError });
   $('grade').addEventListener('click', onGrade);
   const select = $('problem-select');

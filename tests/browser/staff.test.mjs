@@ -4,7 +4,7 @@
 // WCAG 2 A/AA violation in any state; the keyboard alone works.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -145,6 +145,101 @@ describe('the folder', () => {
     assert.deepEqual(await axeViolations(page), []);
     assert.deepEqual(foreign, []);
     assert.deepEqual(errors, []);
+    await page.close();
+  });
+});
+
+// A draft of the author's own: two letters, a consonant feature, no reference yet.
+function draftText({ id = 'authored', expected = 'any(consonant) ? [0, 1] : [1, 0]' } = {}) {
+  return `{
+  "id": "${id}",
+  "title": "Has a b occurred?",
+  "statement": "Output [0, 1] once a b has occurred, else [1, 0].",
+  "alphabet": "ab",
+  "classes": {"vowel": "a", "consonant": "b"},
+  "W_E": [[1, 0], [0, 1]],
+  "submit": ["W_q", "W_k", "W_V"],
+  "expected": "${expected}",
+  "tolerance": 0.1,
+  "strings": {"max_length": 6, "examples": ["ab", "aab"]}
+}
+`;
+}
+
+// Replaces the editor's text as typing would (an input event), and waits for the answer to it.
+async function typeDraft(page, text) {
+  const before = Number(await page.getAttribute('body', 'data-validated') || 0);
+  await page.fill('#problem-text', text);
+  await page.waitForFunction((n) => Number(document.body.dataset.validated || 0) > n, before);
+}
+
+describe('the editor', () => {
+  test('an author writes a problem with a defect, sees the caret, fixes it, solves, previews, saves, and it is served', async () => {
+    const { page, foreign, errors } = await signIn();
+    await page.waitForSelector('body[data-folder]');
+    await typeDraft(page, draftText({ expected: 'any(consonant ? [0, 1] : [1, 0]' }));
+    const defect = page.locator('#defects li', { hasText: 'expected' }).first();
+    const caret = await defect.locator('pre.caret').textContent();
+    const [line, mark] = caret.split('\n');
+    assert.equal(mark.trim(), '^');
+    assert.ok(line.includes('any(consonant ? [0, 1] : [1, 0]'), line);
+    // The caret stands under the place the parser names, as the API's message has it.
+    const direct = await (await fetch(`${server.origin}/v1/problems/validate`, { method: 'POST', headers: { Authorization: `Bearer ${staffKey}`, 'Content-Type': 'application/json' }, body: draftText({ expected: 'any(consonant ? [0, 1] : [1, 0]' }) })).json();
+    const message = direct.defects.find((d) => d.field === 'expected').message;
+    assert.ok(message.endsWith(caret), `${message} / ${caret}`);
+    assert.deepEqual(await axeViolations(page), []);
+
+    await typeDraft(page, draftText());
+    assert.equal(await page.textContent('#validation-summary'), 'Not valid: 1 defect.');
+    assert.equal(await page.textContent('#defects li strong'), 'reference');
+
+    await page.click('#solve');
+    await page.waitForFunction(() => document.getElementById('editor-status').textContent.startsWith('Solved'));
+    await page.waitForFunction(() => document.getElementById('validation-summary').textContent.startsWith('Valid:'));
+    const solved = JSON.parse(await page.inputValue('#problem-text'));
+    assert.deepEqual(Object.keys(solved.reference).sort(), ['W_V', 'W_k', 'W_q']);
+
+    await page.click('#preview');
+    const frame = page.frameLocator('#preview-frame');
+    await frame.locator('body[data-problem="authored"]').waitFor();
+    assert.equal(await frame.locator('#problem-info h3').textContent(), 'Has a b occurred?');
+    assert.ok(await frame.locator('#grade').isDisabled());
+    assert.deepEqual(await axeViolations(page), []);
+
+    await page.click('#save');
+    await page.waitForFunction(() => document.getElementById('editor-status').textContent.startsWith('Saved'));
+    assert.equal(await page.textContent('#editor-status'), 'Saved: authored is served to students now (a new problem).');
+    const served = await fetch(`${server.origin}/v1/problems/authored`);
+    assert.equal(served.status, 200);
+    assert.equal((await served.json()).title, 'Has a b occurred?');
+    await page.waitForFunction(() => Array.from(document.querySelectorAll('#problems-table tbody th')).some((c) => c.textContent === 'authored'));
+    // A student grading the saved problem with the head the editor found passes.
+    const graded = await fetch(`${server.origin}/v1/problems/authored/grade`, { method: 'POST', headers: { Authorization: `Bearer ${lmsKey}`, 'Content-Type': 'application/json' }, body: JSON.stringify(solved.reference) });
+    assert.equal((await graded.json()).passed, true);
+    assert.deepEqual(foreign, []);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('benchmark: validate-as-you-type round trip on loopback for the bundled problems', async (t) => {
+    const { page } = await signIn();
+    await page.waitForSelector('body[data-folder]');
+    const times = {};
+    page.on('requestfinished', (request) => {
+      if (!request.url().endsWith('/v1/problems/validate')) return;
+      const id = JSON.parse(request.postData()).id;
+      (times[id] ||= []).push(request.timing().responseEnd);
+    });
+    for (const id of BUNDLED) {
+      const text = readFileSync(join(repo, 'problems', `${id}.json`), 'utf8');
+      for (let k = 0; k < 7; k += 1) await typeDraft(page, `${text}${' '.repeat(k)}`);
+    }
+    for (const id of BUNDLED) {
+      const sorted = times[id].sort((a, b) => a - b);
+      const line = `validate round trip ${id}: median ${sorted[Math.floor(sorted.length / 2)].toFixed(1)} ms, max ${sorted[sorted.length - 1].toFixed(1)} ms over ${sorted.length}`;
+      t.diagnostic(line);
+      console.log(line);
+    }
     await page.close();
   });
 });
