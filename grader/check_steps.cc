@@ -173,10 +173,11 @@ Matrix carried(const TypedStep* typed, const Matrix& expected) {
 }  // namespace
 
 double typed_tolerance(int decimals) {
-  if (decimals <= 0) return kMinTolerance;
-  // Half a unit of the last decimal, and a hair more: 0.33 is 0.335 rounded, but 0.335 - 0.33
-  // is a little over 0.005 in binary.
-  return std::max(kMinTolerance, 0.5 * std::pow(10.0, -decimals) * (1 + 1e-9));
+  // What the student page says: a number is right when it is the right value rounded to the
+  // decimals typed ("0" for 0.0034, "0.3" for 0.3326), so within half a unit of its last
+  // decimal, and a hair more: 0.33 is 0.335 rounded, but 0.335 - 0.33 is a little over 0.005
+  // in binary. A whole number (or one written with an exponent, 1e2) is rounded to units.
+  return std::max(kMinTolerance, 0.5 * std::pow(10.0, -std::max(decimals, 0)) * (1 + 1e-9));
 }
 
 std::optional<std::string> StepsReport::first_wrong() const {

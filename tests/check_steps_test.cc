@@ -131,14 +131,22 @@ TEST(CheckSteps, AMaskedEntryMustBeNullAndAVisibleOneMustNot) {
   EXPECT_EQ(report.steps[0].wrong, (std::vector<std::pair<int, int>>{{1, 2}, {2, 1}}));
 }
 
-TEST(CheckSteps, ANumberIsRightWithinTheRoundingOfItsDecimals) {
-  // 0.3326 rounded to one decimal is 0.3; "1" for 0.9933 claims to be exact and is wrong.
+TEST(CheckSteps, ANumberIsRightWhenItIsTheRightValueRoundedToItsDecimals) {
+  // The rows of "abcce" are [1], [0.0067, 0.9933], [0.0034, 0.4983, 0.4983], …: 0.3326 rounded
+  // to one decimal is 0.3, 0.0034 rounded to none is 0, 0.9933 rounded to none is 1; but 0 is
+  // not 0.9933 rounded, nor 0.1 what 0.0022 rounds to at one decimal.
   const std::string body = std::string("{") + kExercise2Weights + R"(, "steps": {
-    "attention": [[1, 0, 0, 0, 0], [0.0067, 1, 0, 0, 0], [0.0034, 0.4983, 0.4983, 0, 0],
-                  [0.0022, 0.3, 0.3, 0.3, 0], [0.0022, 0.3318, 0.3318, 0.3318, 0.0022]]}})";
+    "attention": [[1, 0, 0, 0, 0], [0.0067, 0, 0, 0, 0], [0, 0.4983, 0.4983, 0, 0],
+                  [0.0022, 0.3, 0.3, 0.3, 0], [0.0022, 0.3318, 0.3318, 0.3318, 0.1]]}})";
   const StepsReport report = checked("consonant-anywhere", body);
-  EXPECT_EQ(report.steps[0].wrong, (std::vector<std::pair<int, int>>{{2, 2}}));
-  EXPECT_DOUBLE_EQ(typed_tolerance(0), 1e-3);
+  EXPECT_EQ(report.steps[0].wrong, (std::vector<std::pair<int, int>>{{2, 2}, {5, 5}}));
+  const std::string rounded = std::string("{") + kExercise2Weights + R"(, "steps": {
+    "attention": [[1, 0, 0, 0, 0], [0, 1, 0, 0, 0], [0, 0.5, 0.5, 0, 0],
+                  [0.0022, 0.3, 0.3, 0.3, 0], [0, 0.3, 0.3, 0.3, 0]]}})";
+  EXPECT_EQ(checked("consonant-anywhere", rounded).steps[0].wrong,
+            (std::vector<std::pair<int, int>>{}));
+  EXPECT_NEAR(typed_tolerance(0), 0.5, 1e-9);
+  EXPECT_NEAR(typed_tolerance(-2), 0.5, 1e-9);
   EXPECT_DOUBLE_EQ(typed_tolerance(4), 1e-3);
   EXPECT_NEAR(typed_tolerance(2), 0.005, 1e-9);
 }

@@ -1,12 +1,16 @@
 // The student page: pick a problem, enter W_q, W_k, W_V (grids or a pasted matrix), grade,
 // read the result, check steps by hand. Input is checked here before anything is sent, so a
-// typo costs no attempt; the server's own errors are shown next to the matrix they name.
+// typo costs no attempt; the server's own errors are shown next to the matrix they name and
+// beside Grade, and go as soon as the matrices change. The result shown is always the answer
+// to the matrices on screen: once they differ from those graded, it is marked out of date.
 
 import { getProblem, grade, listProblems } from './api.js';
 import { byId as $, element, metaContent } from './dom.js';
+import { featureNames } from './feature_names.js';
 import { EditableGrid, resultTable } from './grid.js';
 import { isNumberText, jsonLiteral, parseMatrixText } from './matrix_parse.js';
 import { renderResult } from './result.js';
+import { refreshScrollCues, watchScrollCues } from './scroll_cue.js';
 import { StepsPanel } from './steps.js';
 import { restoreMatrices, saveMatrices, storedProblem } from './storage.js';
 
@@ -19,6 +23,11 @@ const state = {
   problem: null,
   matrices: new Map(),
   retryTimer: null,
+  // The weights' JSON text of the result shown (null: none shown), to tell when it is stale.
+  graded: null,
+  // Whether the student has asked to grade since the problem was shown: every empty box is
+  // outlined from then on, not before.
+  attempted: false,
   preview: new URLSearchParams(location.search).has('preview') && window.parent !== window,
 };
 
@@ -28,6 +37,9 @@ function save() {
   for (const [name, { grid }] of state.matrices) saved[name] = grid.values();
   saveMatrices(state.problem.id, saved);
 }
+
+// The features' labels of the problem shown ("vowel", else "feature 1").
+const featureLabel = (c) => state.features[c] || `feature ${c + 1}`;
 
 function matrixTable(id, caption, m, rowLabel, colLabel) {
   return element('div', { class: 'scroll' }, resultTable({
@@ -43,6 +55,7 @@ function matrixTable(id, caption, m, rowLabel, colLabel) {
 }
 
 function showProblem(problem) {
+  state.features = featureNames(problem);
   const alphabet = Array.from(problem.alphabet);
   const nE = problem.W_E.length;
   const info = $('problem-info');
@@ -51,17 +64,17 @@ function showProblem(problem) {
     element('p', { class: 'statement', text: problem.statement }),
     matrixTable('table-W_E',
       `W_E (${nE} × ${alphabet.length}): rows are features, columns letters`,
-      problem.W_E, (r) => `feature ${r + 1}`, (c) => alphabet[c]),
+      problem.W_E, featureLabel, (c) => alphabet[c]),
   );
   if (problem.W_P) {
     info.append(matrixTable('table-W_P',
       `W_P (${nE} × ${problem.W_P[0].length}): rows are features, columns positions`,
-      problem.W_P, (r) => `feature ${r + 1}`, (c) => `position ${c + 1}`));
+      problem.W_P, featureLabel, (c) => `position ${c + 1}`));
   }
   for (const [name, m] of Object.entries(problem.given || {})) {
     info.append(matrixTable(`table-${name}`,
       `${name} (${m.length} × ${m[0].length}), given by the problem`,
-      m, (r) => `row ${r + 1}`, (c) => `feature ${c + 1}`));
+      m, (r) => `row ${r + 1}`, featureLabel));
   }
   const rules = element('ul', { class: 'rules' });
   if (problem.submit.includes('W_q') || problem.submit.includes('W_k')) {
@@ -98,12 +111,12 @@ function buildMatrices(problem) {
       name,
       rows: name === 'W_V' ? 2 : 1,
       cols: nE,
-      colLabel: (c) => `feature ${c + 1}`,
+      colLabel: featureLabel,
       rowLabel: (r) => `row ${r + 1}`,
-      describeCell: (r, c) => `${name} row ${r + 1}, feature ${c + 1}`,
+      describeCell: (r, c) => `${name} row ${r + 1}, ${featureLabel(c)}`,
       onChange: () => {
-        validate();
-        save();
+        showInPaste(name);
+        edited();
       },
     });
     const kept = saved[name];
@@ -128,15 +141,15 @@ function buildMatrices(problem) {
       const parsed = parseMatrixText(paste.value);
       paste.classList.toggle('invalid', Boolean(parsed.error));
       if (parsed.error) {
-        echo.textContent = `Not understood: ${parsed.error}.`;
+        echo.textContent = `Not understood: ${parsed.error}. The boxes above still hold your `
+          + `last ${name}.`;
         return;
       }
       grid.setValues(parsed.rows);
-      const read = parsed.rows.map((r) => `[${r.join(', ')}]`).join(', ');
+      const read = parsed.rows.map((r) => `[${r.map(jsonLiteral).join(', ')}]`).join(', ');
       echo.textContent =
         `Read as ${parsed.form}: ${parsed.rows.length} × ${parsed.rows[0].length}, [${read}]`;
-      validate();
-      save();
+      edited();
     });
     const add = element('button', {
       type: 'button', class: 'small', text: 'Add a row', 'aria-label': `Add a row to ${name}`,
@@ -149,13 +162,13 @@ function buildMatrices(problem) {
     });
     add.addEventListener('click', () => {
       grid.resize(grid.rows + 1, grid.cols);
-      validate();
-      save();
+      showInPaste(name);
+      edited();
     });
     remove.addEventListener('click', () => {
       if (grid.rows > 1) grid.resize(grid.rows - 1, grid.cols);
-      validate();
-      save();
+      showInPaste(name);
+      edited();
     });
     const shapeNote = name === 'W_V' ? `n_v × ${nE}` : `n_q × ${nE}`;
     box.append(element('fieldset', { class: 'weight', id: `matrix-${name}` },
@@ -164,11 +177,33 @@ function buildMatrices(problem) {
       element('div', { class: 'row-buttons' }, add, remove),
       element('label', {
         for: `paste-${name}`,
-        text: `Or paste ${name} (JSON [[1, 1]], numpy np.array([[1, 1]]) or MATLAB [1 1; 0 5])`,
+        text: `Or paste ${name} (JSON [[1, 1]], numpy np.array([[1, 1]]), MATLAB [1 1; 0 5] `
+          + 'or LaTeX \\begin{bmatrix} 1 & 1 \\end{bmatrix})',
       }),
       paste, echo, error));
-    state.matrices.set(name, { grid, error, paste });
+    state.matrices.set(name, { grid, error, paste, echo });
+    showInPaste(name);
   }
+}
+
+// The paste box says what the grid holds, so the two never disagree: the grid's matrix as
+// JSON when every box is filled, else nothing (the boxes are the matrix).
+function showInPaste(name) {
+  const { grid, paste, echo } = state.matrices.get(name);
+  const values = grid.values();
+  const complete = values.every((row) => row.every((t) => t !== null && t.trim() !== ''));
+  paste.value = complete ? `[${values.map((row) => `[${row.join(', ')}]`).join(', ')}]` : '';
+  paste.classList.remove('invalid');
+  echo.textContent = '';
+}
+
+// After any change of the matrices: what the server said about the last ones no longer holds,
+// the result may be out of date, and the matrices are kept.
+function edited() {
+  clearErrors();
+  validate();
+  markStale();
+  save();
 }
 
 // The weights as JSON members ('"W_q": [[1, 1]]'), and n_q, n_v for the step grids.
@@ -190,22 +225,64 @@ function weights() {
   return { ok, parts, nq: rowsOf('W_q'), nv: rowsOf('W_V') };
 }
 
+// The weights as the JSON text a grading sends (what a result answers).
+const weightsText = () => `{${weights().parts.join(', ')}}`;
+
+// The status beside Grade: `text`, and when given a link ("Go to W_q") that moves the
+// keyboard to `box` (a matrix's box), as in an error summary.
+function setStatus(text, link) {
+  const status = $('grade-status');
+  status.replaceChildren(text);
+  if (!link || !link.box) return;
+  const go = element('a', { href: `#${link.box.closest('fieldset').id}`, text: link.text });
+  go.addEventListener('click', (event) => {
+    event.preventDefault();
+    link.box.focus();
+    link.box.scrollIntoView({ block: 'center' });
+  });
+  status.append(' ', go);
+}
+
 function validate() {
   let bad = 0;
-  for (const { grid } of state.matrices.values()) bad += grid.markInvalid();
+  let shown = 0;
+  let first = null;
+  for (const { grid } of state.matrices.values()) {
+    const marked = grid.markInvalid(state.attempted);
+    bad += marked.bad;
+    shown += marked.shown;
+    first = first || marked.first;
+  }
   const button = $('grade');
   const waiting = state.retryTimer !== null;
-  button.disabled = bad > 0 || waiting || !state.problem || state.preview;
+  button.disabled = waiting || !state.problem || state.preview;
   if (state.preview) {
-    $('grade-status').textContent = 'A preview: grading opens once the problem is saved.';
+    setStatus('A preview: grading opens once the problem is saved.');
   } else if (!waiting) {
-    $('grade-status').textContent = bad > 0
-      ? `${bad} ${bad === 1 ? 'entry is' : 'entries are'} empty or not a number (outlined in `
-        + `red); fix ${bad === 1 ? 'it' : 'them'} to grade.`
-      : '';
+    // Before the first edit or Grade nothing is red, and the status only says what is left.
+    const one = bad === 1;
+    if (bad === 0) {
+      setStatus('');
+    } else if (shown === 0) {
+      setStatus(`Fill in ${one ? 'the empty box' : `the ${bad} boxes`} to grade.`);
+    } else {
+      const count = `${bad} ${one ? 'entry is' : 'entries are'}`;
+      setStatus(`${state.attempted ? 'Not graded: ' : ''}${count} empty or not a number `
+        + `(outlined in red); fix ${one ? 'it' : 'them'} to grade.`,
+      { text: 'Go to the first', box: first });
+    }
   }
   if (state.steps) state.steps.layout();
   return bad === 0;
+}
+
+// The result shown, marked out of date (visibly, and in the heading a screen reader reads)
+// while the matrices on screen are not those it answers.
+function markStale() {
+  const stale = state.graded !== null && weightsText() !== state.graded;
+  $('result-section').classList.toggle('stale', stale);
+  $('result-stale').hidden = !stale;
+  $('result-title-stale').textContent = stale ? ' (out of date)' : '';
 }
 
 function clearErrors() {
@@ -215,15 +292,16 @@ function clearErrors() {
   }
 }
 
+// Shows a server error under the matrix it names; that matrix, or null.
 function showError(error) {
   const name = ALIASES[error.field] || error.field;
   const target = name && state.matrices.get(name);
   if (target) {
     target.error.textContent = error.message;
     target.grid.table.classList.add('server-error');
-    return true;
+    return target;
   }
-  return false;
+  return null;
 }
 
 // A 429 (API.md §8): the server's message (it says why and when) is announced once in the
@@ -254,20 +332,32 @@ function waitForRetry(seconds, message) {
 }
 
 async function onGrade() {
-  if (!validate()) return;
+  state.attempted = true;
+  if (!validate()) {
+    const first = $('grade-status').querySelector('a');
+    if (first) first.focus();
+    return;
+  }
   clearErrors();
   const { parts } = weights();
+  const sent = weightsText();
   const button = $('grade');
   button.disabled = true;
-  $('grade-status').textContent = 'Grading…';
+  setStatus('Grading…');
   const maxFailures = Number($('max-failures').value);
   const { status, body, retryAfter } =
     await grade(state.problem.id, `{${parts.join(', ')}, "max_failures": ${maxFailures}}`);
   validate();
   if (status === 200) {
-    $('grade-status').textContent = 'Graded.';
+    state.graded = sent;
     $('result-section').hidden = false;
-    renderResult($('result'), body, state.problem);
+    const verdict = renderResult($('result'), body, state.problem, state.features);
+    markStale();
+    // The verdict itself is announced (the status is a live region), and the keyboard moves
+    // to the result it heads.
+    setStatus(`Graded: ${verdict}`);
+    $('result-title').focus();
+    refreshScrollCues();
     return;
   }
   const error = (body && body.error) || { message: `the server answered ${status}`, field: null };
@@ -275,10 +365,12 @@ async function onGrade() {
     waitForRetry(retryAfter || 60, error.message);
     return;
   }
+  // The error beside Grade, with a link to the matrix it names (its message is under it too).
   const placed = showError(error);
-  $('grade-status').textContent = placed
-    ? `Not graded: see the message under ${ALIASES[error.field] || error.field}.`
-    : `Not graded: ${error.message}`;
+  const name = ALIASES[error.field] || error.field;
+  setStatus(`Not graded: ${error.message}.`,
+    placed ? { text: `Go to ${name}`, box: placed.grid.firstBox() } : null);
+  markStale();
 }
 
 async function chooseProblem(id) {
@@ -291,19 +383,25 @@ async function chooseProblem(id) {
     return;
   }
   state.problem = body;
+  state.attempted = false;
+  state.graded = null;
   showProblem(body);
   buildMatrices(body);
-  $('result-section').hidden = true;
-  $('result').replaceChildren();
+  $('result').replaceChildren(element('p', {
+    class: 'help', id: 'result-empty', text: 'Grade your matrices to see the result here.',
+  }));
+  markStale();
   state.steps.setProblem(body);
   validate();
   save();
+  refreshScrollCues();
   document.body.dataset.problem = id;
 }
 
 // The preview's problem, sent by the staff's page that frames this one.
 function showPreview(problem) {
   state.problem = problem;
+  state.attempted = false;
   const select = $('problem-select');
   select.replaceChildren(element('option', { value: problem.id, text: problem.title }));
   select.disabled = true;
@@ -333,6 +431,13 @@ async function start() {
   }
   state.steps = new StepsPanel($('steps'), { weights, showWeightError: showError });
   $('grade').addEventListener('click', onGrade);
+  // Enter in a box grades, as in a form.
+  $('matrices').addEventListener('keydown', (event) => {
+    if (event.key !== 'Enter' || event.target.tagName !== 'INPUT') return;
+    event.preventDefault();
+    if (!$('grade').disabled) onGrade();
+  });
+  watchScrollCues();
   const select = $('problem-select');
   const { status, body } = await listProblems();
   if (status !== 200) {

@@ -1,7 +1,9 @@
 // Tables of numbers, the one widget of the page: editable grids (one text box per entry) and
-// result tables. Each is a single tab stop: Tab enters at the last cell used, the arrow keys
-// move inside (Home/End to the row's ends), and in a result table Enter selects the row.
-// Every cell carries a label that reads on its own ("query b at 2, key a at 1: 0.12").
+// result tables. A result table is a single tab stop: Tab enters at the last cell used, the
+// arrow keys move inside (Home/End to the row's ends), and Enter selects the row. In an
+// editable grid every box is a tab stop, so that typing "1", Tab, "1" fills two boxes as in a
+// spreadsheet; the arrow keys move between boxes too. Every cell carries a label that reads on
+// its own ("query b at 2, key a at 1: 0.12").
 
 import { element } from './dom.js';
 import { isNumberText } from './matrix_parse.js';
@@ -19,13 +21,15 @@ export function rove(table, selector, { onEnter, editable }) {
   const cell = (r, c) => table.querySelector(`${selector}[data-row="${r}"][data-col="${c}"]`);
   const focusCell = (target) => {
     if (!target) return;
-    for (const other of table.querySelectorAll(`${selector}[tabindex="0"]`)) other.tabIndex = -1;
-    target.tabIndex = 0;
+    if (!editable) {
+      for (const other of table.querySelectorAll(`${selector}[tabindex="0"]`)) other.tabIndex = -1;
+      target.tabIndex = 0;
+    }
     target.focus();
   };
   table.addEventListener('focusin', (event) => {
     const target = event.target.closest(selector);
-    if (!target) return;
+    if (!target || editable) return;
     for (const other of table.querySelectorAll(`${selector}[tabindex="0"]`)) {
       if (other !== target) other.tabIndex = -1;
     }
@@ -36,8 +40,13 @@ export function rove(table, selector, { onEnter, editable }) {
     if (!current) return;
     const r = Number(current.dataset.row);
     const c = Number(current.dataset.col);
-    const atStart = !editable || (current.selectionStart === 0 && current.selectionEnd === 0);
-    const atEnd = !editable || current.selectionStart === current.value.length;
+    // In a box, an arrow moves the caret until it is at that end; a box whose whole text is
+    // selected (as when Tab lands on it) is at both ends, so the arrows go on to the next box.
+    const all = editable && current.selectionStart === 0
+      && current.selectionEnd === current.value.length;
+    const atStart = !editable || all
+      || (current.selectionStart === 0 && current.selectionEnd === 0);
+    const atEnd = !editable || all || current.selectionStart === current.value.length;
     let next = null;
     if (event.key === 'ArrowUp') next = cell(r - 1, c);
     else if (event.key === 'ArrowDown') next = cell(r + 1, c);
@@ -113,12 +122,22 @@ export function resultTable({
 
 // An editable matrix: one text box per entry. values(): the entries as typed.
 export class EditableGrid {
-  // name: "W_q" (labels), rows × cols, colLabel(c), rowLabel(r), fixed(r, c): a masked entry
-  // shown as "–" and not editable (sent as null), onChange(): after every edit.
-  constructor({ name, rows, cols, colLabel, rowLabel, fixed, onChange, describeCell }) {
-    Object.assign(this, { name, cols, colLabel, rowLabel, fixed, onChange, describeCell });
+  // name: "W_q" (labels), rows × cols, colLabel(c), rowLabel(r), fixed(r, c): a masked entry,
+  // not editable (sent as null), shown as `fixedText` ("–" unless given: "0" for the attention
+  // a mask hides), onChange(): after every edit.
+  constructor({
+    name, rows, cols, colLabel, rowLabel, fixed, fixedText, onChange, describeCell,
+  }) {
+    Object.assign(this, {
+      name, cols, colLabel, rowLabel, fixed, fixedText: fixedText || '–', onChange, describeCell,
+    });
     this.table = element('table', { class: 'matrix editable', role: 'grid', 'aria-label': name });
-    this.table.addEventListener('input', () => this.onChange && this.onChange());
+    this.table.addEventListener('input', (event) => {
+      // An edited box may be outlined when it is not a number, even emptied; one never
+      // touched is not, until the student asks to grade (showAll of markInvalid).
+      if (event.target.dataset) event.target.dataset.touched = 'true';
+      if (this.onChange) this.onChange();
+    });
     rove(this.table, 'input', { editable: true });
     this.resize(rows, cols);
   }
@@ -138,9 +157,14 @@ export class EditableGrid {
       for (let c = 0; c < cols; c += 1) {
         const td = element('td');
         if (this.fixed && this.fixed(r, c)) {
-          td.className = 'masked';
+          td.className = 'masked fixed';
+          const fixedLabel = this.fixedText === '–'
+            ? 'masked'
+            : `${this.fixedText}, fixed by the mask`;
           td.append(element('span', {
-            'aria-label': `${this.describe(r, c)}: masked`, role: 'img', text: '–',
+            'aria-label': `${this.describe(r, c)}: ${fixedLabel}`,
+            role: 'img',
+            text: this.fixedText,
           }));
         } else {
           const input = element('input', {
@@ -151,7 +175,6 @@ export class EditableGrid {
             size: 6,
             'data-row': r,
             'data-col': c,
-            tabindex: r === 0 && c === 0 ? 0 : -1,
             'aria-label': this.describe(r, c),
           });
           input.value = (old[r] && old[r][c]) || '';
@@ -162,10 +185,6 @@ export class EditableGrid {
       body.append(tr);
     }
     this.table.append(body);
-    if (!this.table.querySelector('input[tabindex="0"]')) {
-      const first = this.table.querySelector('input');
-      if (first) first.tabIndex = 0;
-    }
   }
 
   describe(r, c) {
@@ -208,16 +227,30 @@ export class EditableGrid {
     return this.values().every((row) => row.every((text) => text === null || text.trim() === ''));
   }
 
-  // Outlines empty and non-numeric entries; returns how many there are.
-  markInvalid() {
+  // Counts the empty and non-numeric entries ({bad, shown, first}: first, the first box of
+  // those outlined). Outlined: a box with text that is not a number, or one emptied by an edit;
+  // with `showAll`, every one (the student asked to grade).
+  markInvalid(showAll = true) {
     let bad = 0;
+    let shown = 0;
+    let first = null;
     for (const input of this.table.querySelectorAll('input')) {
       const ok = isNumberText(input.value);
-      input.classList.toggle('invalid', !ok);
-      input.setAttribute('aria-invalid', ok ? 'false' : 'true');
+      const outline = !ok && (showAll || input.value.trim() !== '' || input.dataset.touched);
+      input.classList.toggle('invalid', Boolean(outline));
+      input.setAttribute('aria-invalid', outline ? 'true' : 'false');
       if (!ok) bad += 1;
+      if (outline) {
+        shown += 1;
+        first = first || input;
+      }
     }
-    return bad;
+    return { bad, shown, first };
+  }
+
+  // The box the keyboard should land on to fix this matrix: the first outlined, else the first.
+  firstBox() {
+    return this.table.querySelector('input.invalid') || this.table.querySelector('input');
   }
 
   // Marks the entries at `positions` ([[row, col]…], 1-based) wrong, the rest unmarked.

@@ -1,19 +1,34 @@
 // Reading a matrix a student pasted or typed, in the forms they copy from: JSON or a Python
-// list ([[1, 1], [0, 5]]), numpy (np.array([[1, 1], [0, 5]])) and MATLAB ([1 1; 0 5]), or
-// plain rows of numbers, one a line. Entries stay text (as typed) so that the decimals typed
-// reach the server unchanged; nothing here talks to the server.
+// list ([[1, 1], [0, 5]]), numpy (np.array([[1, 1], [0, 5]])), MATLAB ([1 1; 0 5]), LaTeX
+// (\begin{bmatrix} 1 & 1 \\ 0 & 5 \end{bmatrix}, as in the handout), or plain rows of numbers,
+// one a line. Entries stay text (as typed) so that the decimals typed reach the server
+// unchanged; nothing here talks to the server.
 
 const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+const UNSIGNED = '(\\d+(?:\\.\\d*)?|\\.\\d+)';
+const FRACTION = new RegExp(`^([+-]?)${UNSIGNED}/${UNSIGNED}$`);
+const LATEX_FRACTION = new RegExp(`^([+-]?)\\\\[dt]?frac\\{${UNSIGNED}\\}\\{${UNSIGNED}\\}$`);
 
-// Whether `text` is a number as a person types it ("1", "-0.5", ".5", "1e-3").
+// A typed entry with the minus sign of a PDF or a word processor (U+2212) read as "-", and
+// "1/2" or LaTeX's \frac{1}{2} as the decimal it stands for; other text as it is.
+function plainNumber(text) {
+  const t = text.trim().replace(/\u2212/g, '-');
+  const m = FRACTION.exec(t) || LATEX_FRACTION.exec(t);
+  if (!m) return t;
+  const denominator = Number(m[3]);
+  if (denominator === 0) return t;  // not a number: it stays as typed and is refused
+  return String((m[1] === '-' ? -1 : 1) * (Number(m[2]) / denominator));
+}
+
+// Whether `text` is a number as a person types it ("1", "-0.5", ".5", "1e-3", "−5", "1/2").
 export function isNumberText(text) {
-  return NUMBER.test(text.trim());
+  return NUMBER.test(plainNumber(text));
 }
 
 // The typed number as a JSON number literal, keeping its decimals: ".50" -> "0.50",
-// "+1." -> "1", "007" -> "7". Precondition: isNumberText(text).
+// "+1." -> "1", "007" -> "7", "−5" -> "-5", "1/4" -> "0.25". Precondition: isNumberText(text).
 export function jsonLiteral(text) {
-  const m = /^([+-]?)(\d*)(?:\.(\d*))?([eE][+-]?\d+)?$/.exec(text.trim());
+  const m = /^([+-]?)(\d*)(?:\.(\d*))?([eE][+-]?\d+)?$/.exec(plainNumber(text));
   const sign = m[1] === '-' ? '-' : '';
   const whole = (m[2] || '0').replace(/^0+(?=\d)/, '');
   const fraction = m[3] ? `.${m[3]}` : '';
@@ -87,6 +102,24 @@ function parseFlat(text) {
   return { rows };
 }
 
+// \begin{bmatrix} 1 & 1 \\ 0 & 5 \end{bmatrix} (or pmatrix, matrix; inside $…$ or \[…\]):
+// rows split by "\\", entries by "&". Null when the text is not LaTeX.
+function parseLatex(text) {
+  let body = text.replace(/^\$+|\$+$/g, '').replace(/^\\\[|\\\]$/g, '').trim();
+  const begin = /^\\begin\{([a-zA-Z]*matrix)\*?\}/.exec(body);
+  if (!begin) return null;
+  body = body.slice(begin[0].length);
+  const end = new RegExp(`\\\\end\\{${begin[1]}\\*?\\}$`).exec(body);
+  if (!end) return { error: `the matrix is not closed with \\end{${begin[1]}}` };
+  body = body.slice(0, end.index);
+  const rows = body
+    .split(/\\\\/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .map((line) => line.split('&').map((entry) => entry.trim()));
+  return { rows };
+}
+
 function count(n) {
   return n === 1 ? '1 number' : `${n} numbers`;
 }
@@ -95,6 +128,8 @@ function count(n) {
 export function parseMatrixText(input) {
   const text = input.trim().replace(/;\s*$/, '').trim();
   if (text === '') return { error: 'the box is empty' };
+  const latex = parseLatex(text);
+  if (latex) return checkRows(latex, 'LaTeX');
   const unwrapped = unwrapCall(text);
   if (unwrapped.error) return { error: unwrapped.error };
   const body = unwrapped.text.trim();
@@ -105,7 +140,12 @@ export function parseMatrixText(input) {
   else if (body.startsWith('[')) {
     form = body.includes(',') && !body.includes(';') ? 'a list' : 'MATLAB';
   }
-  const parsed = nested ? parseNested(body) : parseFlat(body);
+  return checkRows(nested ? parseNested(body) : parseFlat(body), form);
+}
+
+// `parsed` ({rows} or {error}) as parseMatrixText answers: every row as long as the first,
+// every entry a number.
+function checkRows(parsed, form) {
   if (parsed.error) return parsed;
   const { rows } = parsed;
   if (rows.length === 0 || rows[0].length === 0) return { error: 'no numbers were found' };

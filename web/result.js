@@ -7,6 +7,8 @@
 import { diverging, divergingGradient, sequential, sequentialGradient } from './colors.js';
 import { element } from './dom.js';
 import { formatNumber, resultTable, rove } from './grid.js';
+import { mistakeTitle } from './mistake_titles.js';
+import { refreshScrollCues } from './scroll_cue.js';
 
 const STAGES = [
   ['embeddings', 'Embeddings r_i', 'feature'],
@@ -28,21 +30,20 @@ function positionPasses(expected, output, tolerance) {
   return expected.every((x, c) => Math.abs(output[c] - x) <= tolerance);
 }
 
+// The summary box, and the verdict in words (what the page announces).
 function summary(answer) {
   const { total, passed } = answer.tests;
   const box = element('div', { class: answer.passed ? 'summary pass' : 'summary fail' });
-  box.append(element('p', {
-    class: 'verdict', id: 'verdict', text: `${passed} of ${total} tested strings pass`,
-  }));
-  box.append(element('p', {
-    text: answer.passed
-      ? 'Your head passes this problem.'
-      : `Score ${formatNumber(answer.score)} (passed strings ÷ tested strings). `
-        + `${answer.tests.failed} strings fail.`,
-  }));
+  const verdict = `${passed} of ${total} tested strings pass`;
+  const detail = answer.passed
+    ? 'Your head passes this problem.'
+    : `Score ${formatNumber(answer.score)} (passed strings ÷ tested strings). `
+      + `${answer.tests.failed} strings fail.`;
+  box.append(element('p', { class: 'verdict', id: 'verdict', text: verdict }));
+  box.append(element('p', { text: detail }));
   const margin = marginText(answer.margin);
   if (margin) box.append(element('p', { id: 'margin', text: margin }));
-  return box;
+  return { box, text: `${verdict}. ${detail}` };
 }
 
 // A passing head's margin (API.md §13, docs/diagnosis.md): how far inside the tolerance its
@@ -65,8 +66,13 @@ function diagnosisList(answer) {
   if (!Array.isArray(answer.diagnosis) || answer.diagnosis.length === 0) return null;
   const list = element('ul', { class: 'diagnosis', id: 'diagnosis' });
   for (const d of answer.diagnosis) {
-    const item = element('li', {}, element('strong', { text: `${d.mistake}: ` }), d.message || '');
-    if (d.hint) item.append(element('span', { class: 'hint', text: ` Hint: ${d.hint}` }));
+    // A plain title; the code ("key_too_soft") is for the staff, kept in data-mistake.
+    const item = element('li', { 'data-mistake': d.mistake },
+      element('strong', { class: 'mistake-title', text: mistakeTitle(d.mistake) }),
+      element('p', { class: 'mistake-message', text: d.message || '' }));
+    if (d.hint) {
+      item.append(element('p', { class: 'hint' }, element('strong', { text: 'Hint: ' }), d.hint));
+    }
     list.append(item);
   }
   return element('section', { class: 'panel', 'aria-labelledby': 'diagnosis-title' },
@@ -206,7 +212,7 @@ function heatmap(failure, onSelectRow) {
       'Attention weight (fixed scale 0 to 1)'));
 }
 
-function pipeline(failure, onSelectRow) {
+function pipeline(failure, onSelectRow, features) {
   const chars = letters(failure.input);
   const labels = chars.map((_, i) => tokenLabel(chars, i));
   const strip = element('div', { class: 'pipeline', id: 'pipeline' });
@@ -214,7 +220,8 @@ function pipeline(failure, onSelectRow) {
     const m = failure.trace[key];
     if (!m) continue;
     const square = column === 'key';
-    const cols = square ? labels : m[0].map((_, c) => `${column} ${c + 1}`);
+    const named = (c) => (column === 'feature' && features[c] ? features[c] : `${column} ${c + 1}`);
+    const cols = square ? labels : m[0].map((_, c) => named(c));
     const extent = maxAbs(m);
     const table = resultTable({
       id: `stage-${key}`,
@@ -256,7 +263,7 @@ function highlightRow(root, r, input) {
   }
 }
 
-function failureDetail(answer, failure, tolerance) {
+function failureDetail(answer, failure, tolerance, features) {
   const detail = element('section', {
     class: 'panel failure', id: 'failure-detail', 'aria-labelledby': 'failure-title',
   });
@@ -282,14 +289,16 @@ function failureDetail(answer, failure, tolerance) {
   detail.append(element('p', { id: 'row-note', class: 'row-note', role: 'status' }));
   detail.append(heatmap(failure, select));
   detail.append(element('h4', { text: 'Every step of your head' }));
-  detail.append(pipeline(failure, select));
+  detail.append(pipeline(failure, select, features));
   return detail;
 }
 
-// Draws `answer` into `root`. `problem`: the problem as served (for its tolerance).
-export function renderResult(root, answer, problem) {
+// Draws `answer` into `root`; returns its verdict in words. `problem`: the problem as served
+// (for its tolerance); `features`: the features' labels ("vowel", …).
+export function renderResult(root, answer, problem, features = []) {
   root.replaceChildren();
-  root.append(summary(answer));
+  const { box, text } = summary(answer);
+  root.append(box);
   if (answer.passed) {
     const diagnosis = diagnosisList(answer);
     if (diagnosis) root.append(diagnosis);
@@ -298,14 +307,16 @@ export function renderResult(root, answer, problem) {
   if (examples) {
     root.append(element('div', { class: 'scroll' }, examples));
   }
-  if (!answer.failures.length) return;
+  if (!answer.failures.length) return text;
   const list = element('ul', { class: 'failures', id: 'failures' });
   const detailBox = element('div', { id: 'failure-box' });
   const choose = (k) => {
     for (const b of list.querySelectorAll('button')) {
       b.setAttribute('aria-pressed', b.dataset.index === String(k) ? 'true' : 'false');
     }
-    detailBox.replaceChildren(failureDetail(answer, answer.failures[k], problem.tolerance));
+    detailBox.replaceChildren(
+      failureDetail(answer, answer.failures[k], problem.tolerance, features));
+    refreshScrollCues(root);
   };
   answer.failures.forEach((f, k) => {
     const plural = f.failing_positions.length > 1 ? 's' : '';
@@ -326,4 +337,5 @@ export function renderResult(root, answer, problem) {
   }));
   root.append(list, detailBox);
   choose(0);
+  return text;
 }

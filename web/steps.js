@@ -39,7 +39,9 @@ export class StepsPanel {
         text: 'Pick a short string, compute each step by hand for your own matrices above, and '
           + 'type the ones you want checked (leave a whole table empty to skip it). Each step is '
           + 'judged from your own earlier steps, so one slip is marked once. A number counts as '
-          + 'right within 0.001, or when it is the right value rounded to the decimals you typed.',
+          + 'right within 0.001, or when it is the right value rounded to the decimals you typed '
+          + '(0.3 for 0.3326, 0 for 0.0034). Where the mask hides a key, the attention is 0 '
+          + 'already filled in.',
       }),
       element('label', { for: 'steps-input', text: 'Your string' }), ' ', this.input,
       element('p', {
@@ -93,7 +95,12 @@ export class StepsPanel {
           cols,
           colLabel,
           rowLabel: label,
-          fixed: name === 'masked_scores' && causal ? (r, c) => c > r : null,
+          // The mask's cells are fixed: "–" in the masked scores, 0 in the attention (sent as
+          // null, which the server takes as either).
+          fixed: (name === 'masked_scores' || name === 'attention') && causal
+            ? (r, c) => c > r
+            : null,
+          fixedText: name === 'attention' ? '0' : '–',
           describeCell: (r, c) => (square
             ? `${name}, query ${label(r)}, key ${label(c)}`
             : `${name}, ${label(r)}, ${colLabel(c)}`),
@@ -130,11 +137,15 @@ export class StepsPanel {
         continue;
       }
       given += 1;
-      bad += grid.markInvalid();
+      bad += grid.markInvalid().bad;
     }
     const message = readiness({ weightsOk: this.weights().ok, bad, given });
     this.button.disabled = Boolean(problem || message);
+    // Why the button is disabled, while it is; a reason that no longer holds goes (the last
+    // check's summary stays).
     if (message || problem) this.status.textContent = message;
+    else if (this.status.textContent === this.reason) this.status.textContent = '';
+    this.reason = message;
     return !this.button.disabled;
   }
 

@@ -236,6 +236,10 @@ export async function showSoftKeyResult(page) {
 export async function resultPanelShot(page) {
   await page.evaluate(() => {
     for (const id of ['problem-section', 'entry-section', 'steps-section']) document.getElementById(id).style.display = 'none';
+    // One column, the panel at its full height (on a wide screen it is a column of its own
+    // that scrolls inside the window).
+    document.querySelector('main').style.display = 'block';
+    Object.assign(document.getElementById('result-section').style, { position: 'static', maxHeight: 'none', overflow: 'visible', padding: '0' });
     document.querySelector('header').style.display = 'none';
     document.querySelector('.skip').style.display = 'none';
     window.scrollTo(0, 0);

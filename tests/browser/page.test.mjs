@@ -90,6 +90,10 @@ describe('grading from the page', () => {
       const answer = (await apiPost(server.origin, `/v1/problems/${problem}/grade`, body)).body;
       assert.equal(answer.passed, true);
       assert.equal(await page.textContent('#verdict'), `${answer.tests.passed} of ${answer.tests.total} tested strings pass`);
+      // The verdict itself is announced (a live region), and the keyboard is on the result.
+      assert.equal(await page.getAttribute('#grade-status', 'role'), 'status');
+      assert.equal(await page.textContent('#grade-status'), `Graded: ${answer.tests.passed} of ${answer.tests.total} tested strings pass. Your head passes this problem.`);
+      assert.equal(await page.evaluate(() => document.activeElement.id), 'result-title');
       const examples = await cellTexts(page, '#examples');
       answer.examples.forEach((example, r) => {
         Array.from(example.input).forEach((ch, i) => assert.equal(examples[r][i], `${ch} ✓`));
@@ -145,38 +149,50 @@ describe('grading from the page', () => {
       });
     });
     // The named mistakes (API.md §13): a key that only needs to be larger is proved too soft;
-    // each is shown with the server's own message and hint.
+    // each is shown under a plain title with the server's own message, and its hint on a line
+    // of its own; the code is kept for the staff in data-mistake, not shown.
     assert.ok(answer.diagnosis.some((d) => d.mistake === 'key_too_soft'), JSON.stringify(answer.diagnosis));
     const mistakes = await page.$$eval('#diagnosis li', (items) => items.map((li) => ({
-      mistake: li.querySelector('strong').textContent,
+      code: li.dataset.mistake,
+      title: li.querySelector('.mistake-title').textContent,
+      message: li.querySelector('.mistake-message').textContent,
       hint: li.querySelector('.hint')?.textContent,
-      text: li.textContent,
+      hintOwnLine: li.querySelector('.hint').getBoundingClientRect().top >= li.querySelector('.mistake-message').getBoundingClientRect().bottom - 1,
       visible: li.getClientRects().length > 0,
+      showsCode: li.innerText.includes(li.dataset.mistake),
     })));
     assert.equal(mistakes.length, answer.diagnosis.length);
     answer.diagnosis.forEach((d, k) => {
-      assert.deepEqual(mistakes[k], { mistake: `${d.mistake}: `, hint: ` Hint: ${d.hint}`, text: `${d.mistake}: ${d.message} Hint: ${d.hint}`, visible: true });
+      assert.deepEqual(mistakes[k], {
+        code: d.mistake, title: mistakes[k].title, message: d.message, hint: `Hint: ${d.hint}`, hintOwnLine: true, visible: true, showsCode: false,
+      });
     });
+    const soft = mistakes.find((m) => m.code === 'key_too_soft');
+    assert.equal(soft.title, 'Your key is too soft');
     assert.ok(await page.isVisible('#diagnosis-title'));
     assert.deepEqual(foreign, []);
     assert.deepEqual(errors, []);
     await page.close();
   });
 
-  test('an empty or non-numeric entry disables Grade and sends nothing', async () => {
+  test('an empty or non-numeric entry is outlined and Grade sends nothing, pointing to it', async () => {
     const { page, requests } = await openPage(browser.context, server.origin);
     await selectProblem(page, 'consonant-anywhere');
     await enterMatrices(page, HANDOUT['consonant-anywhere']);
-    assert.equal(await page.isDisabled('#grade'), false);
-    await page.fill('input[aria-label="W_k row 1, feature 2"]', '5x');
-    assert.equal(await page.isDisabled('#grade'), true);
-    assert.match(await page.getAttribute('input[aria-label="W_k row 1, feature 2"]', 'class'), /invalid/);
-    assert.match(await page.textContent('#grade-status'), /1 entry is empty or not a number/);
-    await page.fill('input[aria-label="W_k row 1, feature 2"]', '');
-    assert.equal(await page.isDisabled('#grade'), true);
-    await page.click('#grade', { force: true });
+    const box = 'input[aria-label="W_k row 1, consonant"]';
+    await page.fill(box, '5x');
+    assert.match(await page.getAttribute(box, 'class'), /invalid/);
+    assert.match(await page.textContent('#grade-status'), /^1 entry is empty or not a number/);
+    await page.fill(box, '');
+    assert.match(await page.getAttribute(box, 'class'), /invalid/, 'a box emptied by an edit is outlined');
+    await page.click('#grade');
     await page.waitForTimeout(200);
     assert.equal(requests.filter((r) => r.url.includes('/grade')).length, 0);
+    assert.match(await page.textContent('#grade-status'), /^Not graded: 1 entry is empty or not a number \(outlined in red\); fix it to grade\. Go to the first$/);
+    // The summary's link is where the keyboard is; following it lands on the box.
+    assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Go to the first');
+    await page.keyboard.press('Enter');
+    assert.equal(await page.evaluate(() => document.activeElement.getAttribute('aria-label')), 'W_k row 1, consonant');
     await page.close();
   });
 
@@ -222,33 +238,42 @@ describe('grading from the page', () => {
     await page.waitForSelector('body[data-ready="true"]');
     assert.equal(await page.inputValue('#problem-select'), 'first-position');
     assert.equal(await page.inputValue('input[aria-label="W_k row 1, feature 3"]'), '5');
+    // Restored boxes are the matrix; the paste box says the same.
+    assert.equal(await page.inputValue('#paste-W_k'), '[[0, 0, 5]]');
     await page.close();
   });
 });
 
 describe('made for people', () => {
-  test('the keyboard alone: one tab stop per grid, arrows inside, Enter selects a query row', async () => {
-    const { page } = await openPage(browser.context, server.origin);
+  test('the keyboard alone: Tab box to box, Enter grades, one tab stop per result table, Enter selects a query row', async () => {
+    const { page, requests } = await openPage(browser.context, server.origin);
     await selectProblem(page, 'consonant-anywhere');
+    const focused = () => page.evaluate(() => document.activeElement.getAttribute('aria-label'));
     // W_E is one tab stop: from its cell, Tab goes on to W_q's first box.
     await page.focus('#table-W_E td[tabindex="0"]');
     await page.keyboard.press('ArrowRight');
-    assert.equal(await page.evaluate(() => document.activeElement.getAttribute('aria-label')), 'W_E, feature 1, b: 0');
+    assert.equal(await focused(), 'W_E, vowel, b: 0');
     await page.keyboard.press('Tab');
-    assert.equal(await page.evaluate(() => document.activeElement.getAttribute('aria-label')), 'W_q row 1, feature 1');
+    assert.equal(await focused(), 'W_q row 1, vowel');
+    // As in a spreadsheet: 1, Tab, 1 fills both boxes; Shift+Tab goes back one box.
     await page.keyboard.type('1');
+    await page.keyboard.press('Tab');
+    assert.equal(await focused(), 'W_q row 1, consonant');
+    await page.keyboard.type('1');
+    assert.deepEqual(await page.$$eval('#matrix-W_q input', (inputs) => inputs.map((i) => i.value)), ['1', '1']);
+    await page.keyboard.press('Shift+Tab');
+    assert.equal(await focused(), 'W_q row 1, vowel');
     await page.keyboard.press('ArrowRight');
-    assert.equal(await page.evaluate(() => document.activeElement.getAttribute('aria-label')), 'W_q row 1, feature 2');
-    await page.keyboard.type('1');
-    // Tab leaves the grid: the next stop is the first row button, not another box.
+    assert.equal(await focused(), 'W_q row 1, consonant');
+    // After the last box of a matrix, its row buttons.
     await page.keyboard.press('Tab');
     assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Add a row');
-    await page.keyboard.press('Shift+Tab');
-    assert.equal(await page.evaluate(() => document.activeElement.getAttribute('aria-label')), 'W_q row 1, feature 2');
     await enterMatrices(page, { W_k: SOFT_KEY.W_k, W_V: SOFT_KEY.W_V });
-    await page.focus('#grade');
+    // Enter in a box grades.
+    await page.focus('input[aria-label="W_V row 2, consonant"]');
     await page.keyboard.press('Enter');
     await page.waitForSelector('#heatmap');
+    assert.equal(requests.filter((r) => r.url.endsWith('/grade')).length, 1);
     await page.focus('#heatmap td[tabindex="0"]');
     await page.keyboard.press('ArrowDown');
     assert.equal(await page.evaluate(() => document.activeElement.getAttribute('aria-label')).then((l) => l.startsWith('query b at 2, key a at 1')), true);
@@ -369,7 +394,7 @@ describe('check my steps', () => {
     await type('scores', [['0', '4', '5'], ['0', '4', '5'], ['0', '4', '5']]);
     await type('masked_scores', [['0', null, null], ['0', '4', null], ['0', '4', '5']]);
     // Softmax rows of [0], [0, 4], [0, 4, 5] (by hand: 1/(1+e^4) = 0.0180, …).
-    await type('attention', [['1', '0', '0'], ['0.0180', '0.9820', '0'], ['0.0049', '0.2676', '0.7275']]);
+    await type('attention', [['1', null, null], ['0.0180', '0.9820', null], ['0.0049', '0.2676', '0.7275']]);
     await page.check('#steps-reveal');
     await page.click('#check-steps');
     await page.waitForFunction(() => /first slip/.test(document.getElementById('steps-status').textContent));
@@ -381,6 +406,214 @@ describe('check my steps', () => {
     assert.deepEqual(await cellTexts(page, '#revealed-K'), [['0'], ['5'], ['5']]);
     const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
     assert.deepEqual(axe.violations.map((v) => v.id), []);
+    await page.close();
+  });
+});
+
+describe('check my steps: the mask fixed, the rounding rule as the help says, no stale reason', () => {
+  test('masked attention cells are 0 already; a number is right when it is the true value rounded to its decimals', async () => {
+    const { page } = await openPage(browser.context, server.origin);
+    await selectProblem(page, 'consonant-anywhere');
+    await enterMatrices(page, HANDOUT['consonant-anywhere']);
+    assert.equal(await page.inputValue('#steps-input'), 'abcce');
+    // The mask hides keys after the query: 10 of the 25 cells for "abcce", fixed at 0.
+    const fixed = await page.$$eval('#step-attention td.fixed', (cells) => cells.map((td) => td.textContent));
+    assert.deepEqual(fixed, Array(10).fill('0'));
+    assert.equal(await page.$$eval('#step-attention input', (inputs) => inputs.length), 15);
+    assert.match(await page.textContent('#steps .help'), /rounded to the decimals you typed \(0\.3 for 0\.3326, 0 for 0\.0034\)/);
+    // The attention of "abcce" computed here from the handout's W_q = [1 1], W_k = [0 5]:
+    // the key is 5 on a consonant, 0 on a vowel, and a causal softmax of the query's scores.
+    const keys = Array.from('abcce', (ch) => ('aeiou'.includes(ch) ? 0 : 5));
+    const attention = keys.map((_, q) => {
+      const e = keys.slice(0, q + 1).map((k) => Math.exp(k));
+      const sum = e.reduce((a, b) => a + b, 0);
+      return e.map((x) => x / sum);
+    });
+    assert.ok(Math.abs(attention[2][0] - 0.0034) < 5e-5, String(attention[2][0]));
+    // Each typed rounded to a different number of decimals: 0 for the first column (so "0"
+    // for 0.0034), 0 to 3 elsewhere.
+    const typed = attention.map((row, r) => row.map((x, c) => x.toFixed(c === 0 ? 0 : (r + c) % 4)));
+    assert.equal(typed[2][0], '0');
+    for (const [r, row] of typed.entries()) {
+      for (const [c, text] of row.entries()) {
+        await page.fill(`#step-attention input[data-row="${r}"][data-col="${c}"]`, text);
+        if (r === 0 && c === 0) {
+          // One entry typed of fifteen: the button says why it waits.
+          assert.match(await page.textContent('#steps-status'), /^14 entries are empty/);
+        }
+      }
+    }
+    // Every entry filled: the reason is gone with it.
+    assert.equal(await page.textContent('#steps-status'), '');
+    assert.equal(await page.isDisabled('#check-steps'), false);
+    await page.click('#check-steps');
+    await page.waitForFunction(() => /right|slip/.test(document.getElementById('steps-status').textContent));
+    assert.equal(await page.textContent('#step-status-attention'), '✓ correct');
+    assert.equal(await page.textContent('#steps-status'), 'Every step you typed is right.');
+    // A rounding that is not the true value's is wrong: 1 for 0.0034.
+    await page.fill('#step-attention input[data-row="2"][data-col="0"]', '1');
+    await page.click('#check-steps');
+    await page.waitForFunction(() => /slip/.test(document.getElementById('steps-status').textContent));
+    assert.equal(await page.textContent('#step-status-attention'), '✗ 1 wrong entry: row 3, column 1');
+    await page.close();
+  });
+});
+
+describe('the page tells the truth at every moment', () => {
+  const axeTags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+  const violations = async (page) => (await new AxeBuilder({ page }).withTags(axeTags).analyze()).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`);
+  const focusedLabel = (page) => page.evaluate(() => document.activeElement.getAttribute('aria-label'));
+  const values = (page, name) => page.$$eval(`#matrix-${name} tbody tr`, (rows) => rows.map((tr) => Array.from(tr.querySelectorAll('input'), (i) => i.value)));
+
+  // Grades the handout's answer, then pastes a W_q of the wrong shape: {page, requests}.
+  async function gradedThenBroken(beforeBreaking = async () => {}) {
+    const opened = await openPage(browser.context, server.origin);
+    const { page } = opened;
+    await selectProblem(page, 'consonant-anywhere');
+    await enterMatrices(page, HANDOUT['consonant-anywhere']);
+    await page.click('#grade');
+    await page.waitForSelector('#verdict');
+    await beforeBreaking(page);
+    await page.fill('#paste-W_q', '[[1, 1, 1]]');
+    return opened;
+  }
+
+  test('a result the matrices no longer answer is marked out of date; a refused grading says why beside Grade and links to the box', async () => {
+    const { page } = await gradedThenBroken(async (graded) => {
+      assert.equal(await graded.isVisible('#result-stale'), false, 'not yet: the result answers what is on screen');
+      assert.equal(await graded.textContent('#result-title'), '3. Result');
+    });
+    // Changed: the result is marked out of date at once, visibly and in its heading.
+    const stale = await page.textContent('#result-stale');
+    assert.equal(await page.isVisible('#result-stale'), true);
+    assert.match(stale, /^Out of date/);
+    assert.equal(await page.textContent('#result-title'), '3. Result (out of date)');
+    const answered = page.waitForResponse((r) => r.url().endsWith('/grade'));
+    await page.click('#grade');
+    const refused = await answered;
+    assert.equal(refused.status(), 400);
+    const error = (await refused.json()).error;
+    await page.waitForFunction(() => /^Not graded/.test(document.getElementById('grade-status').textContent));
+    // Beside Grade: the server's message and a link to the matrix it names.
+    assert.equal(await page.textContent('#grade-status'), `Not graded: ${error.message}. Go to W_q`);
+    assert.equal(await page.textContent('#error-W_q'), error.message);
+    assert.equal(await page.isVisible('#result-stale'), true, 'the old result stays marked out of date');
+    assert.deepEqual(await violations(page), []);
+    await page.click('#grade-status a');
+    assert.equal(await focusedLabel(page), 'W_q row 1, vowel');
+    assert.ok(await page.evaluate(() => {
+      const box = document.activeElement.getBoundingClientRect();
+      return box.top >= 0 && box.bottom <= window.innerHeight;
+    }), 'the box is scrolled into view');
+    // The matrices back as graded: the result answers them again.
+    await page.fill('#paste-W_q', '[[1, 1]]');
+    assert.equal(await page.isVisible('#result-stale'), false);
+    assert.equal(await page.textContent('#result-title'), '3. Result');
+    await page.close();
+  });
+
+  test("the server's error and red outline go as soon as the matrix is edited; the paste box follows the boxes", async () => {
+    const { page } = await gradedThenBroken();
+    await page.click('#grade');
+    await page.waitForSelector('#error-W_q:not(:empty)');
+    assert.match(await page.getAttribute('#matrix-W_q table', 'class'), /server-error/);
+    // One box edited (a third column is still there): the server's verdict no longer holds.
+    await page.fill('input[aria-label="W_q row 1, feature 3"]', '0');
+    assert.equal(await page.textContent('#error-W_q'), '');
+    assert.doesNotMatch(await page.getAttribute('#matrix-W_q table', 'class'), /server-error/);
+    assert.doesNotMatch(await page.textContent('#grade-status'), /Not graded/);
+    // The paste box shows what the boxes hold, whichever was edited last.
+    assert.equal(await page.inputValue('#paste-W_q'), '[[1, 1, 0]]');
+    await page.fill('input[aria-label="W_q row 1, vowel"]', '2');
+    assert.equal(await page.inputValue('#paste-W_q'), '[[2, 1, 0]]');
+    await page.fill('#paste-W_q', '[[1, 5]]');
+    assert.deepEqual(await values(page, 'W_q'), [['1', '5']]);
+    // A paste not understood leaves the boxes as they were and says so.
+    await page.fill('#paste-W_q', '[[1, 5');
+    assert.deepEqual(await values(page, 'W_q'), [['1', '5']]);
+    assert.match(await page.textContent('#echo-W_q'), /^Not understood: .*The boxes above still hold your last W_q\.$/);
+    await page.close();
+  });
+
+  test('no red before the first edit or Grade; Grade with empty boxes outlines them all', async () => {
+    const { page, requests } = await openPage(browser.context, server.origin);
+    await selectProblem(page, 'consonant-anywhere');
+    assert.equal(await page.$$eval('#matrices input.invalid', (inputs) => inputs.length), 0);
+    assert.equal(await page.textContent('#grade-status'), 'Fill in the 8 boxes to grade.');
+    await page.fill('input[aria-label="W_q row 1, vowel"]', '1');
+    assert.equal(await page.$$eval('#matrices input.invalid', (inputs) => inputs.length), 0, 'boxes not yet reached are not red');
+    await page.click('#grade');
+    assert.equal(await page.$$eval('#matrices input.invalid', (inputs) => inputs.length), 7);
+    assert.equal(requests.filter((r) => r.url.endsWith('/grade')).length, 0);
+    assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Go to the first');
+    await page.keyboard.press('Enter');
+    assert.equal(await focusedLabel(page), 'W_q row 1, consonant');
+    await page.close();
+  });
+
+  test('numbers as copied: Unicode minus, fractions and LaTeX bmatrix', async () => {
+    const { page, requests } = await openPage(browser.context, server.origin);
+    await selectProblem(page, 'consonant-anywhere');
+    await page.fill('#paste-W_q', '\\begin{bmatrix} 1 & 1 \\end{bmatrix}');
+    assert.deepEqual(await values(page, 'W_q'), [['1', '1']]);
+    assert.match(await page.textContent('#echo-W_q'), /^Read as LaTeX: 1 × 2/);
+    // "−5/5" as from a PDF: a Unicode minus and a fraction, kept as typed in its box.
+    await page.fill('#paste-W_k', '[[\u22125/5, 10/2]]');
+    assert.deepEqual(await values(page, 'W_k'), [['\u22125/5', '10/2']]);
+    assert.equal(await page.textContent('#echo-W_k'), 'Read as JSON: 1 × 2, [[-1, 5]]');
+    await page.fill('#paste-W_V', '[1 0; 0 1]');
+    await page.fill('input[aria-label="W_V row 2, consonant"]', '\u22121');
+    assert.equal(await page.$$eval('#matrices input.invalid', (inputs) => inputs.length), 0);
+    const answered = page.waitForResponse((r) => r.url().endsWith('/grade'));
+    await page.click('#grade');
+    assert.equal((await answered).status(), 200);
+    const sent = JSON.parse(requests.find((r) => r.url.endsWith('/grade')).body);
+    assert.deepEqual([sent.W_q, sent.W_k, sent.W_V], [[[1, 1]], [[-1, 5]], [[1, 0], [0, -1]]]);
+    await page.close();
+  });
+
+  test('a phone shows a cue where a table is wider than the screen, a desktop none', async () => {
+    const { page } = await openPage(browser.context, server.origin);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await showSoftKeyResult(page);
+    const cues = () => page.$$eval('.scroll-cue', (notes) => notes.filter((n) => n.getClientRects().length > 0).map((n) => {
+      const box = n.nextElementSibling;
+      return { text: n.textContent, wide: box.scrollWidth > box.clientWidth };
+    }));
+    const narrow = await cues();
+    assert.ok(narrow.length > 0, 'the output is wider than a phone');
+    assert.ok(narrow.every((c) => c.wide && /scroll sideways/.test(c.text)), JSON.stringify(narrow));
+    assert.ok(await page.evaluate(() => {
+      const compare = document.getElementById('compare').closest('.scroll');
+      return compare.scrollWidth <= compare.clientWidth || compare.previousElementSibling.classList.contains('scroll-cue');
+    }));
+    await page.setViewportSize({ width: 1600, height: 900 });
+    await page.waitForFunction(() => Array.from(document.querySelectorAll('.scroll')).every((box) => box.scrollWidth <= box.clientWidth + 1 || box.previousElementSibling?.classList.contains('scroll-cue')));
+    const wide = await cues();
+    assert.ok(wide.length < narrow.length, `${wide.length} cues on a desktop, ${narrow.length} on a phone`);
+    await page.close();
+  });
+
+  test('on a wide screen the result is beside the matrices and in view with Grade and the last box', async () => {
+    const { page } = await openPage(browser.context, server.origin);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await showSoftKeyResult(page);
+    const layout = await page.evaluate(() => {
+      document.getElementById('grade').scrollIntoView({ block: 'center' });
+      const rect = (id) => document.getElementById(id).getBoundingClientRect();
+      const inView = (r) => r.top >= 0 && r.bottom <= window.innerHeight && r.left >= 0 && r.right <= window.innerWidth;
+      return {
+        side: rect('result-section').left >= rect('matrices').right,
+        grade: inView(rect('grade')),
+        verdict: inView(rect('verdict')),
+        boxes: inView(Array.from(document.querySelectorAll('#matrices input')).pop().getBoundingClientRect()),
+      };
+    });
+    assert.deepEqual(layout, { side: true, grade: true, verdict: true, boxes: true });
+    assert.deepEqual(await violations(page), []);
+    // A phone: one column, the result under the matrices.
+    await page.setViewportSize({ width: 390, height: 844 });
+    assert.ok(await page.evaluate(() => document.getElementById('result-section').getBoundingClientRect().top >= document.getElementById('grade').getBoundingClientRect().bottom));
     await page.close();
   });
 });

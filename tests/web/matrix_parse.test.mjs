@@ -85,3 +85,42 @@ describe('numbers as a person types them', () => {
     }
   });
 });
+
+describe('numbers as copied from a PDF or a handout', () => {
+  it('the Unicode minus sign (U+2212) is a minus', () => {
+    assert.equal(isNumberText('\u22125'), true);
+    assert.equal(jsonLiteral('\u22125'), '-5');
+    assert.equal(jsonLiteral('\u22120.50'), '-0.50');
+  });
+
+  it('a simple fraction is the decimal it stands for, and a zero denominator is refused', () => {
+    const cases = { '1/2': 0.5, '-1/4': -0.25, '\u22123/4': -0.75, '1/3': 1 / 3, '2.5/5': 0.5,
+      '\\frac{1}{2}': 0.5, '-\\tfrac{3}{2}': -1.5 };
+    for (const [typed, value] of Object.entries(cases)) {
+      assert.equal(isNumberText(typed), true, typed);
+      assert.equal(JSON.parse(jsonLiteral(typed)), value, typed);
+    }
+    for (const text of ['1/0', '1/', '/2', '1/2/3', 'a/b']) assert.equal(isNumberText(text), false, text);
+  });
+
+  it('pasted matrices may hold them, entries kept as typed', () => {
+    assert.deepEqual(parseMatrixText('[[\u22125, 1/2]]'), { rows: [['\u22125', '1/2']], form: 'JSON' });
+    assert.deepEqual(parseMatrixText('[1/2 \u22121; 0 5]').rows, [['1/2', '\u22121'], ['0', '5']]);
+  });
+
+  it("LaTeX's bmatrix and pmatrix, inside $…$ or \\[…\\] or bare", () => {
+    assert.deepEqual(parseMatrixText('\\begin{bmatrix} 1 & 1 \\end{bmatrix}'),
+      { rows: [['1', '1']], form: 'LaTeX' });
+    assert.deepEqual(parseMatrixText('$\\begin{bmatrix} 1 & 0 \\\\ 0 & 1 \\end{bmatrix}$'),
+      { rows: [['1', '0'], ['0', '1']], form: 'LaTeX' });
+    assert.deepEqual(parseMatrixText('\\[\\begin{pmatrix}\n0 & -5 \\\\\n\\frac{1}{2} & 2 \\\\\n\\end{pmatrix}\\]'),
+      { rows: [['0', '-5'], ['\\frac{1}{2}', '2']], form: 'LaTeX' });
+  });
+
+  it('says what is wrong with LaTeX', () => {
+    assert.equal(parseMatrixText('\\begin{bmatrix} 1 & 1').error, 'the matrix is not closed with \\end{bmatrix}');
+    assert.equal(parseMatrixText('\\begin{bmatrix} 1 & 1 \\\\ 0 \\end{bmatrix}').error,
+      'row 2 has 1 number but row 1 has 2 numbers; every row needs the same count');
+    assert.equal(parseMatrixText('\\begin{bmatrix} 1 & x \\end{bmatrix}').error, 'row 1, column 2 is "x", not a number');
+  });
+});
