@@ -6,7 +6,8 @@ set -euo pipefail
 want=(cmake make g++ libboost1.81-dev libeigen3-dev nlohmann-json3-dev libssl-dev libsqlite3-dev libpq-dev pkg-config ca-certificates)
 if [[ "${1:-run}" == test ]]; then
   want+=(libgtest-dev libgmock-dev libbenchmark-dev clang libclang-rt-14-dev clang-format-14 python3 python3-jsonschema curl wrk
-    chromium nodejs postgresql sqlite3 python3-jwt python3-cryptography openssl)
+    chromium nodejs postgresql sqlite3 python3-jwt python3-cryptography openssl
+    prometheus)
   # Debian's npm is a package of its own; a NodeSource nodejs already bundles it (and conflicts).
   command -v npm >/dev/null || want+=(npm)
 fi

@@ -29,6 +29,7 @@ void GroupCommitter::submit(PendingCommit commit) {
       queued_.notify_one();
       return;
     }
+    ++counters_.errors;
   }
   commit.done(store_error("the store is closed"));
 }
@@ -64,12 +65,23 @@ void GroupCommitter::run(std::size_t lane) {
       }
       ++counters_.batches;
       counters_.records += batch.size();
+      ++counters_.batch_sizes[std::min(batch.size(), counters_.batch_sizes.size() - 1)];
     }
     Result<std::vector<Result<CommitOutcome>>> written = store_error("the store failed to write");
     try {
       written = writer_(lane, batch);
     } catch (const std::exception& e) {
       written = store_error(std::string("the store failed to write: ") + e.what());
+    }
+    std::uint64_t failed = written ? 0 : batch.size();
+    if (written) {
+      for (const Result<CommitOutcome>& outcome : written.value()) {
+        if (!outcome && outcome.error().code == ErrorCode::kStoreUnavailable) ++failed;
+      }
+    }
+    if (failed > 0) {
+      const std::lock_guard lock(mutex_);
+      counters_.errors += failed;
     }
     for (std::size_t i = 0; i < batch.size(); ++i) {
       if (written) {

@@ -37,6 +37,11 @@ enum class PassbackStatus { kPending, kSent, kFailed };
 std::string_view to_string(PassbackStatus status);  // "pending", "sent", "failed"
 std::optional<PassbackStatus> parse_passback_status(std::string_view text);
 
+// Items of the outbox by status (headgrader_passback of GET /metrics, API.md §17).
+struct PassbackCounts {
+  std::int64_t pending = 0, sent = 0, failed = 0;
+};
+
 struct PassbackItem {
   std::string id;
   std::string submission_id;
@@ -71,6 +76,8 @@ class PassbackOutbox {
   // Newest first, at most `limit`; every status when none is given.
   virtual Result<std::vector<PassbackItem>> list_passbacks(std::optional<PassbackStatus> status,
                                                            int limit) = 0;
+  // How many items the outbox holds in each status (every server's, with a shared database).
+  virtual Result<PassbackCounts> count_passbacks() = 0;
 };
 
 }  // namespace headgrader::store

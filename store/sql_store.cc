@@ -60,18 +60,34 @@ SqlStore::~SqlStore() { close(); }
 
 void SqlStore::close() { committer_->close(); }
 
+CommitCounters SqlStore::counters() const {
+  CommitCounters counters = committer_->counters();
+  counters.errors += errors_.load(std::memory_order_relaxed);
+  return counters;
+}
+
+template <class T>
+Result<T> SqlStore::counted(Result<T> result) const {
+  if (!result && result.error().code == ErrorCode::kStoreUnavailable) {
+    errors_.fetch_add(1, std::memory_order_relaxed);
+  }
+  return result;
+}
+
 Result<bool> SqlStore::ready() {
   Result<ConnectionPool::Lease> lease = pool_.borrow();
-  if (!lease) return lease.error();
-  if (auto answered = (*lease)->query("SELECT 1", {}); !answered) return answered.error();
-  return (*lease)->takes_writes();
+  if (!lease) return counted<bool>(lease.error());
+  if (auto answered = (*lease)->query("SELECT 1", {}); !answered) {
+    return counted<bool>(answered.error());
+  }
+  return counted((*lease)->takes_writes());
 }
 
 Result<std::vector<SqlRow>> SqlStore::run(std::string_view sql,
                                           const std::vector<SqlValue>& params) {
   Result<ConnectionPool::Lease> lease = pool_.borrow();
-  if (!lease) return lease.error();
-  return (*lease)->query(sql, params);
+  if (!lease) return counted<std::vector<SqlRow>>(lease.error());
+  return counted((*lease)->query(sql, params));
 }
 
 namespace {
@@ -91,8 +107,8 @@ Result<std::optional<SubmissionRecord>> find_one_on(SqlConnection& db, std::stri
 Result<std::optional<SubmissionRecord>> SqlStore::find_one(std::string_view where,
                                                            const std::vector<SqlValue>& params) {
   Result<ConnectionPool::Lease> lease = pool_.borrow();
-  if (!lease) return lease.error();
-  return find_one_on(**lease, where, params);
+  if (!lease) return counted<std::optional<SubmissionRecord>>(lease.error());
+  return counted(find_one_on(**lease, where, params));
 }
 
 Result<std::optional<SubmissionRecord>> SqlStore::find_idempotent_on(SqlConnection& db,
@@ -105,8 +121,8 @@ Result<std::optional<SubmissionRecord>> SqlStore::find_idempotent_on(SqlConnecti
 Result<std::optional<SubmissionRecord>> SqlStore::find_idempotent(std::string_view scope,
                                                                   std::string_view key) {
   Result<ConnectionPool::Lease> lease = pool_.borrow();
-  if (!lease) return lease.error();
-  return find_idempotent_on(**lease, scope, key);
+  if (!lease) return counted<std::optional<SubmissionRecord>>(lease.error());
+  return counted(find_idempotent_on(**lease, scope, key));
 }
 
 Result<std::optional<SubmissionRecord>> SqlStore::get(std::string_view id) {

@@ -6,6 +6,8 @@
 // Thread-safety: as SubmissionStore.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 
@@ -44,6 +46,7 @@ class SqlStore final : public SubmissionStore {
   Result<bool> retry_passback(std::string_view id, TimeMs now) override;
   Result<std::vector<PassbackItem>> list_passbacks(std::optional<PassbackStatus> status,
                                                    int limit) override;
+  Result<PassbackCounts> count_passbacks() override;
 
   Result<bool> use_once(std::string_view value, TimeMs expires, TimeMs now) override;
   Result<bool> put_once(std::string_view value, TimeMs expires) override;
@@ -53,7 +56,7 @@ class SqlStore final : public SubmissionStore {
   Result<std::optional<StudentToken>> find_student_token(std::string_view token_sha256,
                                                          TimeMs now) override;
 
-  CommitCounters counters() const override { return committer_->counters(); }
+  CommitCounters counters() const override;
   Result<bool> ready() override;
   void close() override;
 
@@ -68,6 +71,9 @@ class SqlStore final : public SubmissionStore {
                                                          std::vector<PendingCommit>& batch);
   Result<std::vector<Result<CommitOutcome>>> write_batch_once(SqlConnection& db,
                                                               std::vector<PendingCommit>& batch);
+  // `result`, counted in errors_ when it is a store_unavailable.
+  template <class T>
+  Result<T> counted(Result<T> result) const;
   // One statement on a pooled connection.
   Result<std::vector<SqlRow>> run(std::string_view sql, const std::vector<SqlValue>& params);
   Result<std::optional<SubmissionRecord>> find_one(std::string_view where,
@@ -93,6 +99,8 @@ class SqlStore final : public SubmissionStore {
   std::unique_ptr<WalCheckpointer> checkpointer_;  // SQLite only
   // One a committer lane, each that lane's thread's alone (the first is the one that migrated).
   std::vector<std::unique_ptr<SqlConnection>> committer_connections_;
+  // Reads and writes on pooled connections that failed (CommitCounters::errors).
+  mutable std::atomic<std::uint64_t> errors_{0};
   std::unique_ptr<GroupCommitter> committer_;  // last: its threads use the rest
 };
 

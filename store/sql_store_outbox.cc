@@ -121,6 +121,30 @@ Result<bool> SqlStore::retry_passback(std::string_view id, TimeMs now) {
   return !retried->empty();
 }
 
+Result<PassbackCounts> SqlStore::count_passbacks() {
+  auto found = run("SELECT status, COUNT(*) FROM passback GROUP BY status", {});
+  if (!found) return found.error();
+  PassbackCounts counts;
+  for (const SqlRow& row : *found) {
+    const std::optional<PassbackStatus> status =
+        row[0] ? parse_passback_status(*row[0]) : std::nullopt;
+    if (!status) continue;
+    const std::int64_t n = rows::integer(row[1]);
+    switch (*status) {
+      case PassbackStatus::kPending:
+        counts.pending = n;
+        break;
+      case PassbackStatus::kSent:
+        counts.sent = n;
+        break;
+      case PassbackStatus::kFailed:
+        counts.failed = n;
+        break;
+    }
+  }
+  return counts;
+}
+
 Result<std::vector<PassbackItem>> SqlStore::list_passbacks(std::optional<PassbackStatus> status,
                                                            int limit) {
   std::vector<SqlValue> params = {std::int64_t{std::max(limit, 1)}};

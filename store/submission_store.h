@@ -12,7 +12,9 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "common/limits.h"
 #include "common/result.h"
 #include "passback_outbox.h"
 #include "single_use_values.h"
@@ -22,10 +24,16 @@
 
 namespace headgrader::store {
 
-// Batches and records that went through the committer (for the benchmark's mean batch size).
+// Batches and records that went through the committer (for the benchmark's mean batch size),
+// and what GET /metrics shows of the store (API.md §17).
 struct CommitCounters {
   std::uint64_t batches = 0;
   std::uint64_t records = 0;
+  // batch_sizes[n]: batches of n records (1 .. limits::kMaxCommitBatch; [0] unused).
+  std::vector<std::uint64_t> batch_sizes = std::vector<std::uint64_t>(limits::kMaxCommitBatch + 1);
+  // Operations that failed with store_unavailable: each record not committed, each read or
+  // write of a pooled connection that failed (a readiness probe's included).
+  std::uint64_t errors = 0;
 };
 
 class SubmissionStore : public SubmissionRecords,

@@ -124,6 +124,9 @@ def check_routes(doc, base, staff, lms, work):
     calls = [
         ("GET", "/healthz", None, None),
         ("GET", "/readyz", None, None),
+        ("GET", "/metrics", staff, None),
+        ("GET", "/metrics", None, None),
+        ("GET", "/metrics", lms, None),
         ("GET", "/v1/openapi.json", None, None),
         ("GET", "/v1/problems", None, None),
         ("GET", "/v1/problems/first-position", None, None),

@@ -91,5 +91,34 @@ TEST(ServerOptions, TheLogFormatIsJsonUnlessTextIsAskedForByFlagOrEnvironment) {
   EXPECT_EQ(parse_options(flag, env)->log_format, LogFormat::kJson) << "the flag wins";
 }
 
+TEST(ServerOptions, TheMetricsAddressIsAnIpAndAPortByFlagOrEnvironment) {
+  EXPECT_FALSE(parse_flags({})->metrics_address);
+  const auto v4 = parse_flags({"--metrics-address", "127.0.0.1:9100"})->metrics_address;
+  ASSERT_TRUE(v4);
+  EXPECT_EQ(v4->address, "127.0.0.1");
+  EXPECT_EQ(v4->port, 9100);
+  const auto v6 = parse_flags({"--metrics-address=[::1]:0"})->metrics_address;
+  ASSERT_TRUE(v6);
+  EXPECT_EQ(v6->address, "::1");
+  EXPECT_EQ(v6->port, 0);
+  for (const char* bad : {"9100", "localhost:9100", "127.0.0.1:", "127.0.0.1:65536", "::1:9100",
+                          "[127.0.0.1]:9100", "127.0.0.1:91x", ":9100"}) {
+    const auto parsed = parse_flags({"--metrics-address", bad});
+    ASSERT_FALSE(parsed) << bad;
+    EXPECT_EQ(parsed.error().message,
+              "--metrics-address must be an IP address and a port, ADDR:PORT, such as "
+              "127.0.0.1:9100 or [::1]:9100 (port 0 picks a free one); it is \"" +
+                  std::string(bad) + "\"");
+  }
+  const EnvLookup env = [](const std::string& name) -> std::optional<std::string> {
+    if (name == "HEADGRADER_METRICS_ADDRESS") return "0.0.0.0:9100";
+    return std::nullopt;
+  };
+  const std::vector<std::string_view> none;
+  EXPECT_EQ(parse_options(none, env)->metrics_address->address, "0.0.0.0");
+  const std::vector<std::string_view> flag = {"--metrics-address", "127.0.0.1:9101"};
+  EXPECT_EQ(parse_options(flag, env)->metrics_address->port, 9101) << "the flag wins";
+}
+
 }  // namespace
 }  // namespace headgrader::server

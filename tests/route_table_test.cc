@@ -88,7 +88,7 @@ TEST(RouteTable, The404ListsEveryRouteOnceStaffRoutesAfterTheOthers) {
             "GET /v1/openapi.json, "
             "GET /, GET /staff, GET /static/*, GET /v1/problems, GET /v1/problems/{id}, "
             "POST /v1/problems/{id}/grade, POST /v1/problems/{id}/check-steps; and, with a "
-            "staff key, GET /v1/problems/status, POST /v1/problems/validate, POST "
+            "staff key, GET /metrics, GET /v1/problems/status, POST /v1/problems/validate, POST "
             "/v1/problems/solve, PUT and DELETE "
             "/v1/problems/{id}, GET /v1/problems/{id}/stats, POST /v1/problems/{id}/regrade, "
             "GET /v1/passback, POST /v1/passback/{id}/retry, GET /v1/submissions, "

@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -14,8 +16,10 @@
 #include "headgrader/limits.h"
 #include "headgrader/problem.h"
 #include "lti_service.h"
+#include "metrics.h"
 #include "options.h"
 #include "problem_catalog.h"
+#include "route_table.h"
 #include "server.h"
 #include "service.h"
 #include "submission_store.h"
@@ -82,6 +86,8 @@ int main(int argc, char** argv) {
       std::move(std::get<std::unique_ptr<server::ProblemCatalog>>(loaded));
   server::Service service;
   service.problems = catalog.get();
+  server::Metrics metrics(server::route_patterns());
+  service.metrics = &metrics;
   std::unique_ptr<server::KeySource> keys;
   if (!options.keys.empty()) {
     auto opened = server::KeySource::open(options.keys);
@@ -123,13 +129,17 @@ int main(int argc, char** argv) {
     service.student_tokens = lti->student_tokens();
   }
   raise_descriptor_limit();
+  std::optional<std::pair<std::string, std::uint16_t>> metrics_address;
+  if (options.metrics_address) {
+    metrics_address.emplace(options.metrics_address->address, options.metrics_address->port);
+  }
   const int status =
       server::serve(service, options.address, options.port, server::thread_count(options.threads),
                     std::cout, std::cerr,
                     {options.max_connections, options.read_timeout, options.shutdown_grace,
                      options.max_connections_per_address, options.unsent_answer_budget,
                      options.max_long_gradings_per_address},
-                    tls.get(), {options.log_format});
+                    tls.get(), {options.log_format, metrics_address});
   lti.reset();  // its passback thread uses the store
   if (store) {
     store->close();

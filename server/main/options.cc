@@ -41,7 +41,7 @@ std::optional<Error> number_flag(std::string_view flag, std::string_view value, 
 
 // The flags of Part 2, each of which may come from HEADGRADER_<FLAG> (API.md Part 2). Flags
 // without a value ("--lti-allow-http") take "1" or "true" from their variable.
-constexpr std::array<std::string_view, 11> kEnvFlags = {"--keys",
+constexpr std::array<std::string_view, 12> kEnvFlags = {"--keys",
                                                         "--grading",
                                                         "--max-connections-per-address",
                                                         "--unsent-answer-budget-bytes",
@@ -51,7 +51,8 @@ constexpr std::array<std::string_view, 11> kEnvFlags = {"--keys",
                                                         "--tls-cert",
                                                         "--tls-key",
                                                         "--max-long-gradings-per-address",
-                                                        "--log-format"};
+                                                        "--log-format",
+                                                        "--metrics-address"};
 constexpr std::array<std::string_view, 1> kEnvSwitches = {"--lti-allow-http"};
 
 std::string env_name(std::string_view flag) {
@@ -170,7 +171,8 @@ Result<ServerOptions> parse_arguments(std::span<const std::string_view> args) {
         flag != "--max-connections-per-address" && flag != "--unsent-answer-budget-bytes" &&
         flag != "--max-long-gradings-per-address" && flag != "--store" && flag != "--rate-limit" &&
         flag != "--lti" && flag != "--lti-keyset-refetch-ms" && flag != "--lti-backoff-ms" &&
-        flag != "--tls-cert" && flag != "--tls-key" && flag != "--log-format") {
+        flag != "--tls-cert" && flag != "--tls-key" && flag != "--log-format" &&
+        flag != "--metrics-address") {
       return usage_error("unknown argument \"" + std::string(flag) + "\"; see --help");
     }
     if (!has_value) {
@@ -207,6 +209,15 @@ Result<ServerOptions> parse_arguments(std::span<const std::string_view> args) {
             std::string(value) + "\"");
       }
       options.log_format = value == "json" ? LogFormat::kJson : LogFormat::kText;
+    } else if (flag == "--metrics-address") {
+      std::optional<ListenAddress> address = parse_listen_address(value);
+      if (!address) {
+        return usage_error(
+            "--metrics-address must be an IP address and a port, ADDR:PORT, such as "
+            "127.0.0.1:9100 or [::1]:9100 (port 0 picks a free one); it is \"" +
+            std::string(value) + "\"");
+      }
+      options.metrics_address = std::move(address);
     } else if (flag == "--grading") {
       if (value != "open" && value != "key") {
         return usage_error(
@@ -293,6 +304,27 @@ Result<ServerOptions> parse_arguments(std::span<const std::string_view> args) {
 
 }  // namespace
 
+std::optional<ListenAddress> parse_listen_address(std::string_view text) {
+  const std::size_t colon = text.rfind(':');
+  if (colon == std::string_view::npos) return std::nullopt;
+  std::string_view host = text.substr(0, colon);
+  const std::string_view port = text.substr(colon + 1);
+  // An IPv6 address has colons of its own: it comes in brackets, as in a URL.
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
+    host = host.substr(1, host.size() - 2);
+    if (host.find(':') == std::string_view::npos) return std::nullopt;
+  } else if (host.find(':') != std::string_view::npos) {
+    return std::nullopt;
+  }
+  boost::system::error_code ec;
+  boost::asio::ip::make_address(host, ec);
+  ListenAddress address{std::string(host), 0};
+  if (ec || port.empty() || !parse_number(port, std::uint16_t{65535}, address.port)) {
+    return std::nullopt;
+  }
+  return address;
+}
+
 unsigned thread_count(unsigned requested) {
   if (requested != 0) return requested;
   const unsigned hardware = std::thread::hardware_concurrency();
@@ -336,6 +368,10 @@ options:
                     (30/1h, 5/10m; s, m, h, d); default none   [HEADGRADER_RATE_LIMIT]
   --log-format FMT  the access log on stderr: json (one JSON object a line, the
                     default) or text (the same fields as logfmt)  [HEADGRADER_LOG_FORMAT]
+  --metrics-address ADDR:PORT  also serve GET /metrics (Prometheus) without a key on
+                    this listener of its own, plain HTTP; it answers nothing else
+                    (the main listener's /metrics needs a staff key)
+                                                          [HEADGRADER_METRICS_ADDRESS]
   --healthcheck     GET /healthz on ADDR (loopback for 0.0.0.0 and ::) and PORT, then
                     exit 0 when it answers 200, else 1 (for container health checks)
   --help            this text

@@ -25,6 +25,14 @@ namespace headgrader::server {
 // whole number of s, m, h or d.
 Result<RateLimit> parse_rate_limit(std::string_view text);
 
+// An address to listen on, "ADDR:PORT" ("127.0.0.1:9100", "[::1]:9100").
+struct ListenAddress {
+  std::string address;
+  std::uint16_t port = 0;
+};
+// Nullopt unless `text` is an IP address (IPv6 in brackets), ':', and a port 0..65535.
+std::optional<ListenAddress> parse_listen_address(std::string_view text);
+
 struct ServerOptions {
   std::filesystem::path problems;  // empty: headgrader::default_problems_dir()
   std::string address = "0.0.0.0";
@@ -65,6 +73,9 @@ struct ServerOptions {
   // The access log's lines (API.md §17): --log-format json (the default) or text; env
   // HEADGRADER_LOG_FORMAT.
   LogFormat log_format = LogFormat::kJson;
+  // GET /metrics without a key on a listener of its own (API.md §17): --metrics-address
+  // ADDR:PORT (env HEADGRADER_METRICS_ADDRESS); none by default.
+  std::optional<ListenAddress> metrics_address;
 };
 
 // Looks up an environment variable; nullopt when it is not set.

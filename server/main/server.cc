@@ -21,7 +21,9 @@
 #include "headgrader/limits.h"
 #include "listener.h"
 #include "long_gradings.h"
+#include "metrics.h"
 #include "problem_watcher.h"
+#include "route_table.h"
 
 namespace headgrader::server {
 namespace {
@@ -55,8 +57,10 @@ void log_line(const std::string& text) {
 }
 
 // Loads the problems folder again and says what came of it (API.md §9).
-void reload_problems(ProblemCatalog& catalog) {
+void reload_problems(ProblemCatalog& catalog, Metrics& metrics) {
+  const auto started = std::chrono::steady_clock::now();
   const std::vector<Defect> defects = catalog.reload();
+  metrics.count_reload(defects.empty(), std::chrono::steady_clock::now() - started);
   if (defects.empty()) {
     log_line("problems: loaded " + std::to_string(catalog.current()->problems().problems().size()) +
              " from " + catalog.path().string());
@@ -86,7 +90,7 @@ void mask_hangups(int how) {
 
 void hold_hangups_until_serving() { mask_hangups(SIG_BLOCK); }
 
-int serve(const Service& service, const std::string& address, std::uint16_t port, unsigned threads,
+int serve(const Service& given, const std::string& address, std::uint16_t port, unsigned threads,
           std::ostream& out, std::ostream& err, const ConnectionTuning& tuning,
           net::ssl::context* tls, const Observability& observability) {
   beast::error_code ec;
@@ -95,7 +99,21 @@ int serve(const Service& service, const std::string& address, std::uint16_t port
     err << "--address: \"" << address << "\" is not an IP address\n";
     return 1;
   }
+  std::optional<net::ip::address> metrics_ip;
+  if (observability.metrics_address) {
+    metrics_ip = net::ip::make_address(observability.metrics_address->first, ec);
+    if (ec) {
+      err << "--metrics-address: \"" << observability.metrics_address->first
+          << "\" is not an IP address\n";
+      return 1;
+    }
+  }
+  // One registry for both listeners' routers.
+  Service service = given;
+  std::optional<Metrics> own_metrics;
+  if (service.metrics == nullptr) service.metrics = &own_metrics.emplace(route_patterns());
   const Router router(service);
+  const Router metrics_router(service, RouterScope::kMetricsOnly);
   // Declared before the loop and the listener so that it outlives every session; on return
   // it writes the lines still waiting.
   AccessLog access_log(STDERR_FILENO, std::chrono::milliseconds(limits::kAccessLogFlushInterval),
@@ -120,7 +138,25 @@ int serve(const Service& service, const std::string& address, std::uint16_t port
     return 1;
   }
   const std::shared_ptr<Listener> listener = opened.value();
+  std::shared_ptr<Listener> metrics_listener;
+  if (metrics_ip) {
+    Result<std::shared_ptr<Listener>> metrics_opened =
+        Listener::open(ioc, {*metrics_ip, observability.metrics_address->second}, metrics_router,
+                       access_log, tuning.max_connections, timeouts, &long_gradings,
+                       {tuning.max_connections_per_address, tuning.unsent_answer_budget}, nullptr);
+    if (!metrics_opened) {
+      err << "--metrics-address: " << metrics_opened.error().message << '\n';
+      return 1;
+    }
+    metrics_listener = metrics_opened.value();
+  }
+  // Read when scraped (on the io threads); set before the first request is answered, cleared
+  // once those threads have stopped, before what they read goes.
+  service.metrics->set_sources(
+      {[listener = listener.get()] { return listener->connections(); },
+       [&long_gradings] { return static_cast<std::size_t>(long_gradings.running()); }});
   listener->run();
+  if (metrics_listener) metrics_listener->run();
 
   // Reloads run here, off the threads that answer requests: proving a problem's reference can
   // take seconds.
@@ -131,7 +167,7 @@ int serve(const Service& service, const std::string& address, std::uint16_t port
       if (wait_ec) return;
       net::post(reloads, [&service] {
         run_at_background_priority();
-        reload_problems(*service.problems);
+        reload_problems(*service.problems, *service.metrics);
         if (service.keys != nullptr) reload_keys(*service.keys);
       });
       wait_for_hangup();
@@ -145,7 +181,7 @@ int serve(const Service& service, const std::string& address, std::uint16_t port
   if (service.problems->is_folder()) {
     watcher.emplace(*service.problems, [&service] {
       run_at_background_priority();
-      reload_problems(*service.problems);
+      reload_problems(*service.problems, *service.metrics);
     });
   }
 
@@ -153,11 +189,16 @@ int serve(const Service& service, const std::string& address, std::uint16_t port
   signals.async_wait([&](beast::error_code wait_ec, int) {
     if (wait_ec) return;
     listener->shutdown();
+    if (metrics_listener) metrics_listener->shutdown();
     hangups.cancel();
     drain(std::make_shared<net::steady_timer>(ioc), listener,
           std::chrono::steady_clock::now() + tuning.shutdown_grace, ioc);
   });
 
+  if (metrics_listener) {
+    out << "metrics on http://" << url_host(*metrics_ip) << ':'
+        << metrics_listener->local_endpoint().port() << std::endl;
+  }
   out << (tls != nullptr ? "listening on https://" : "listening on http://") << url_host(ip) << ':'
       << listener->local_endpoint().port() << std::endl;
 
@@ -166,6 +207,7 @@ int serve(const Service& service, const std::string& address, std::uint16_t port
   for (unsigned i = 1; i < threads; ++i) pool.emplace_back([&ioc] { ioc.run(); });
   ioc.run();
   for (std::thread& thread : pool) thread.join();
+  service.metrics->set_sources({});
   // Commits already queued still reach the disk; their answers can no longer be written.
   if (service.records.store != nullptr) service.records.store->close();
   if (long_gradings.running() > 0) {

@@ -9,7 +9,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <iosfwd>
+#include <optional>
 #include <string>
+#include <utility>
 
 #include "access_log.h"
 #include "headgrader/limits.h"
@@ -33,6 +35,8 @@ struct ConnectionTuning {
 // What an operator watches the server by (API.md §17; docs/operations.md).
 struct Observability {
   LogFormat log_format = LogFormat::kJson;  // --log-format
+  // --metrics-address: GET /metrics without a key on a listener of its own, plain HTTP.
+  std::optional<std::pair<std::string, std::uint16_t>> metrics_address;
 };
 
 // Blocks SIGHUP in the calling thread, and so in every thread started after it, until serve()
@@ -45,8 +49,10 @@ void hold_hangups_until_serving();
 // with `tls` (load_tls_context(); it must outlive the call). Writes "listening on
 // http://ADDRESS:PORT" (https:// with `tls`; the real port) to `out` once accepting, failures to
 // `err`. On SIGHUP, and when its problems folder changes, loads the problems (and the keys
-// file) again; what failed is written to stderr and the old set goes on serving. Returns the
-// process exit code: 0 after a signal, 1 when it cannot listen.
+// file) again; what failed is written to stderr and the old set goes on serving. With
+// observability.metrics_address, also serves GET /metrics there, keyless, and writes
+// "metrics on http://ADDRESS:PORT" first. Counts in service.metrics (a registry of its own
+// when null). Returns the process exit code: 0 after a signal, 1 when it cannot listen.
 int serve(const Service& service, const std::string& address, std::uint16_t port, unsigned threads,
           std::ostream& out, std::ostream& err, const ConnectionTuning& tuning = {},
           boost::asio::ssl::context* tls = nullptr, const Observability& observability = {});

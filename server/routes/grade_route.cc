@@ -105,13 +105,22 @@ Routed Router::answer_grade(const std::shared_ptr<const CatalogSnapshot>& snapsh
   return finish_grade(*job, request);
 }
 
+// grade_submission, counted (headgrader_gradings_total, headgrader_grading_duration_seconds).
+Graded Router::counted_grading(const Problem& problem, const Submission& submission) const {
+  const auto started = std::chrono::steady_clock::now();
+  Graded graded = grade_submission(problem, submission);
+  metrics_->count_grading(problem.id, graded.report.passed,
+                          std::chrono::steady_clock::now() - started);
+  return graded;
+}
+
 Routed Router::finish_grade(GradeJob& job, const Request& request) const {
   const CatalogSnapshot::Entry& entry = *job.entry;
   const Problem& problem = *entry.problem;
   const Principal& who = job.who;
   const RecordSettings& records = service_.records;
   if (records.store == nullptr) {  // --store none: Part 1 exactly
-    Graded graded = grade_submission(problem, job.submission);
+    Graded graded = counted_grading(problem, job.submission);
     // Without a store a launched student's score waits in memory (lost if the server stops).
     if (who.kind == Principal::Kind::kStudent && service_.lti != nullptr) {
       service_.lti->graded(who.student, graded.report.score, "", std::chrono::system_clock::now());
@@ -121,7 +130,7 @@ Routed Router::finish_grade(GradeJob& job, const Request& request) const {
   }
 
   const store::TimeMs now = job.now;
-  const Graded graded = grade_submission(problem, job.submission);
+  const Graded graded = counted_grading(problem, job.submission);
   const GradeReport& report = graded.report;
   auto pending = std::make_shared<PendingGrade>();
   pending->record = record_of(problem, entry.sha256, graded, std::string(request.body()), now);

@@ -94,6 +94,9 @@ std::span<const RouteRow> route_table() {
       {.pattern = "/healthz", .methods = read(kAnyone, &R::on_health)},
       // Readiness (API.md §17): keyless as /healthz is, for balancers and probes.
       {.pattern = "/readyz", .methods = read(kAnyone, &R::on_ready)},
+      // Prometheus' scrape (API.md §17): a staff key here; keyless only on the listener of
+      // --metrics-address.
+      {.pattern = "/metrics", .methods = read(kStaff, &R::on_metrics)},
       {.pattern = "/v1/openapi.json", .methods = read(kAnyone, &R::on_openapi)},
       // The student page and its files (API.md §10; server/http/static_files.h).
       {.pattern = "/",
@@ -163,6 +166,12 @@ std::span<const RouteRow> route_table() {
        .needs_lti = true},
   };
   return kRows;
+}
+
+std::vector<std::string_view> route_patterns() {
+  std::vector<std::string_view> patterns;
+  for (const RouteRow& row : route_table()) patterns.push_back(row.pattern);
+  return patterns;
 }
 
 std::string_view request_path(std::string_view target) {

@@ -77,6 +77,8 @@ struct RouteRow {
 // Every route, most specific first: a path takes the first row it matches ("status" before
 // "{id}").
 std::span<const RouteRow> route_table();
+// The patterns of route_table(), in its order (headgrader_http_requests_total's routes).
+std::vector<std::string_view> route_patterns();
 
 // The path of a request target, without its query. RFC 9112 §3.2.2: a server must accept
 // the absolute form ("http://host/healthz") too; its path is what follows the authority.

@@ -90,7 +90,12 @@ std::optional<Error> unless_json_body(const Request& request) {
   return Error{ErrorCode::kUnsupportedMediaType, message, ""};
 }
 
-Router::Router(const Service& service) : service_(service) {}
+Router::Router(const Service& service, RouterScope scope)
+    : service_(service),
+      scope_(scope),
+      own_metrics_(service.metrics == nullptr ? std::make_unique<Metrics>(route_patterns())
+                                              : nullptr),
+      metrics_(service.metrics != nullptr ? service.metrics : own_metrics_.get()) {}
 
 Routed Router::route(const Request& request) const {
   Routed routed = route_deferring(request);
@@ -116,7 +121,9 @@ Routed Router::route(const Request& request) const {
 }
 
 Routed Router::route_deferring(const Request& request) const {
-  Routed routed = guarded(request, [&] { return route_unguarded(request); });
+  const RouteRow* row = nullptr;
+  Routed routed = guarded(request, [&] { return route_unguarded(request, row); });
+  routed.row = row;
   if (request.method() == http::verb::head) {
     routed.response = headers_only(std::move(routed.response));
   }
@@ -126,9 +133,13 @@ Routed Router::route_deferring(const Request& request) const {
 // The checks run in this order: path, what it names (a problem, a file of the page), method,
 // credentials, then content type and body (the handler's). An unknown problem is 404 whatever
 // the method (but a PUT that creates it): its paths name nothing that exists.
-Routed Router::route_unguarded(const Request& request) const {
+Routed Router::route_unguarded(const Request& request, const RouteRow*& matched) const {
   const std::string_view path = request_path(request.target());
-  const Match match = match_path(path, service_.lti != nullptr);
+  Match match = match_path(path, service_.lti != nullptr);
+  if (scope_ == RouterScope::kMetricsOnly && match.row != nullptr &&
+      match.row->pattern != "/metrics") {
+    match = {};
+  }
   if (match.bad_encoding) {
     return {error_answer(request, {ErrorCode::kBadRequest,
                                    "the path is not a valid URL path: each '%' must be followed "
@@ -138,11 +149,15 @@ Routed Router::route_unguarded(const Request& request) const {
   }
   if (match.row == nullptr) {
     return {error_answer(request, {ErrorCode::kNotFound,
-                                   "there is no such path; the service answers " +
-                                       route_list(service_.lti != nullptr),
+                                   scope_ == RouterScope::kMetricsOnly
+                                       ? std::string("there is no such path; this listener "
+                                                     "answers only GET /metrics")
+                                       : "there is no such path; the service answers " +
+                                             route_list(service_.lti != nullptr),
                                    ""}),
             "", std::nullopt};
   }
+  matched = match.row;
   const RouteRow& row = *match.row;
   const bool staff_enabled = service_.keys != nullptr;
   const RouteMethod* method = find_method(row, request.method(), staff_enabled);
@@ -186,6 +201,8 @@ Routed Router::route_unguarded(const Request& request) const {
   if (method == nullptr) {
     return {method_not_allowed(request, row, staff_enabled), problem_id, std::nullopt};
   }
+  // The metrics listener's one route is keyless: it is bound where only the scraper reaches.
+  if (scope_ == RouterScope::kMetricsOnly) return (this->*method->handler)(call);
   // Without --keys no credential can open a staff route: 403 staff_disabled whatever is sent
   // (API.md §7), so a staff member who forgot --keys is not told their key is wrong.
   if (method->access == Access::kStaff && !staff_enabled) {

@@ -15,7 +15,9 @@
 
 #include "body_stream.h"
 #include "error_response.h"
+#include "headgrader/grade_request.h"
 #include "headgrader/problem.h"
+#include "metrics.h"
 #include "route_table.h"
 #include "service.h"
 
@@ -42,6 +44,9 @@ struct Routed {
   // then its head alone, without Content-Length, and the body comes piece by piece from here
   // (for HEAD too: the session sends the head alone).
   std::shared_ptr<BodyStream> stream = nullptr;
+  // The route table's row the path matched (headgrader_http_requests_total's route), set by
+  // route_deferring; null for no row. Routed::rest's answer leaves it null: the first's holds.
+  const RouteRow* row = nullptr;
 };
 
 // Work that may take seconds, left to the caller (Routed::rest), which runs it off the io
@@ -61,10 +66,14 @@ bool is_json_content_type(std::string_view value);
 // UTF-8.
 std::optional<Error> unless_json_body(const Request& request);
 
+// What a router answers: the service's routes, or only GET /metrics without a key (the
+// listener of --metrics-address, API.md §17), 404 for any other path.
+enum class RouterScope { kService, kMetricsOnly };
+
 class Router {
  public:
   // `service` and what it points to must outlive the router.
-  explicit Router(const Service& service);
+  explicit Router(const Service& service, RouterScope scope = RouterScope::kService);
 
   // The answer, computed on the calling thread whatever it costs; a streamed body is read
   // whole into `response`.
@@ -76,18 +85,22 @@ class Router {
 
   // The submission record's store; null with --store none.
   store::SubmissionStore* store() const { return service_.records.store; }
+  // What the sessions count their requests in; never null.
+  Metrics& metrics() const { return *metrics_; }
 
  private:
   struct GradeJob;
   // The table names the handlers below.
   friend std::span<const RouteRow> route_table();
 
-  Routed route_unguarded(const Request& request) const;
+  // `row`: the route table's row the path matched, once it has.
+  Routed route_unguarded(const Request& request, const RouteRow*& row) const;
 
   // The handlers of route_table(), one per route and method (HEAD goes with GET).
   Routed on_health(const RouteCall& call) const;
   // The operator's (operations_routes.cc).
   Routed on_ready(const RouteCall& call) const;
+  Routed on_metrics(const RouteCall& call) const;  // metrics_route.cc
   Routed on_openapi(const RouteCall& call) const;
   Routed on_page(const RouteCall& call) const;
   Routed on_problems(const RouteCall& call) const;
@@ -119,6 +132,7 @@ class Router {
                       const CatalogSnapshot::Entry& entry, const Principal& who,
                       const Request& request) const;
   Routed finish_grade(GradeJob& job, const Request& request) const;
+  Graded counted_grading(const Problem& problem, const Submission& submission) const;
   Routed answer_check_steps(const CatalogSnapshot::Entry& entry, const Request& request) const;
   Routed answer_passback(bool retry, const std::string& id, const Request& request) const;
   Routed answer_put(std::string_view id, const Request& request) const;
@@ -141,6 +155,9 @@ class Router {
   Routed answer_solve(const Request& request) const;
 
   const Service& service_;
+  const RouterScope scope_;
+  std::unique_ptr<Metrics> own_metrics_;  // when the service has none
+  Metrics* metrics_;
 };
 
 }  // namespace headgrader::server

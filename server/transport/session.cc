@@ -64,7 +64,12 @@ Session::Session(tcp::socket&& socket, const Router& router, AccessLog& access_l
   if (tls != nullptr) tls_.emplace(socket_, *tls);
 }
 
-Session::~Session() { connections_->remove(this); }
+Session::~Session() {
+  // A request read whole whose answer was never written (the client left during a long
+  // grading, the connection closed): no longer in flight.
+  if (pending_.in_flight) router_.metrics().request_finished();
+  connections_->remove(this);
+}
 
 void Session::run() {
   net::dispatch(socket_.get_executor(),
@@ -248,6 +253,8 @@ void Session::on_read_body(beast::error_code ec, std::size_t) {
 }
 
 void Session::answer() {
+  router_.metrics().request_started();
+  pending_.in_flight = true;
   // Trailer fields are never read as headers (request_framing.h).
   drop_trailer_fields(parser_->get().base(), header_fields_);
   // While the answers that clients have not taken exceed their budget, this address waits
@@ -323,6 +330,7 @@ void Session::on_read_error(beast::error_code ec) {
 void Session::do_write(Response response, bool linger) {
   response_ = std::move(response);
   stamp_request_id(response_);
+  count_answer();
   linger_after_write_ = linger;
   set_deadline(std::chrono::steady_clock::now() + limits::kWriteTimeout);
   serializer_.emplace(response_);
@@ -400,6 +408,21 @@ void Session::do_close() {
   socket_.shutdown(tcp::socket::shutdown_send, ignored);
   socket_.close(ignored);
   watchdog_.cancel();  // its wait holds the session alive
+}
+
+// Before the first byte of the answer is written: a client that has its answer finds it
+// counted in the next scrape.
+void Session::count_answer() {
+  Metrics& metrics = router_.metrics();
+  const std::span<const RouteRow> rows = route_table();
+  metrics.count_request(pending_.row != nullptr
+                            ? static_cast<std::size_t>(pending_.row - rows.data())
+                            : metrics.other_route(),
+                        static_cast<unsigned>(response_.result_int()));
+  if (pending_.in_flight) {
+    metrics.request_finished();
+    pending_.in_flight = false;
+  }
 }
 
 void Session::log_answer() const {

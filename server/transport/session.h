@@ -80,6 +80,8 @@ class Session final : public Connection, public std::enable_shared_from_this<Ses
     // The answer's X-Request-Id (request_id.h): the request's own when valid, else a new one;
     // empty until the header is read (an answer before it gets a new one).
     std::string request_id;
+    const RouteRow* row = nullptr;  // the route table's row of the path, once routed
+    bool in_flight = false;         // counted in headgrader_http_requests_in_flight
   };
   // Sets X-Request-Id on `response` (and, before the request's header, makes the id).
   template <class Message>
@@ -144,6 +146,8 @@ class Session final : public Connection, public std::enable_shared_from_this<Ses
   void on_linger(beast::error_code ec, std::size_t bytes);
   void do_close();
   void log_answer() const;
+  // The answer in response_ counted in the metrics (headgrader_http_requests_total).
+  void count_answer();
 
   // The connection is closed at `deadline` unless it is set again before.
   void set_deadline(std::chrono::steady_clock::time_point deadline);

@@ -20,6 +20,7 @@ namespace headgrader::server {
 
 void Session::route_here() {
   Routed routed = router_.route_deferring(parser_->get());
+  pending_.row = routed.row;
   if (!routed.rest) return write_answer(std::move(routed));
   // Long work, or a large answer: off the io threads, when there are threads for it.
   if (long_gradings_ == nullptr) return write_answer(routed.rest(parser_->get()));

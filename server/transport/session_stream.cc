@@ -46,6 +46,7 @@ void Session::write_stream(Routed routed) {
   response_.keep_alive(stream_head_->keep_alive());
   set_deadline(std::chrono::steady_clock::now() + limits::kWriteTimeout);
   stream_head_serializer_.emplace(*stream_head_);
+  count_answer();
   with_stream([&](auto& stream) {
     http::async_write_header(
         stream, *stream_head_serializer_,
