@@ -81,6 +81,8 @@ struct SubmissionQuery {
   std::optional<TimeMs> until;
   int limit = limits::kDefaultListLimit;  // 1..limits::kMaxListLimit
   std::string cursor;                     // "" for the first page, else a next_cursor
+  // The list leaves each record's body and answer "" (they are large), unless asked for them.
+  bool with_bodies = false;
 };
 
 struct SubmissionPage {

@@ -153,6 +153,8 @@ def check_routes(doc, base, staff, lms, work):
         ("GET", "/v1/submissions.csv", staff, None),
         ("GET", "/v1/problems/consonant-anywhere/stats", staff, None),
         ("POST", "/v1/problems/consonant-anywhere/regrade", staff, "{}"),
+        ("GET", "/v1/problems/consonant-anywhere/integrity", staff, None),
+        ("GET", "/v1/problems/consonant-anywhere/integrity", lms, None),
         ("GET", "/v1/passback", staff, None),
         ("GET", "/v1/passback?status=failed", staff, None),
         ("GET", "/v1/passback?status=sideways", staff, None),

@@ -158,8 +158,9 @@ class RecordRoutes : public ::testing::TestWithParam<Backend> {
 TEST_P(RecordRoutes, OnlyAStaffKeyMayReadTheRecord) {
   const std::uint16_t port = start();
   ASSERT_NE(port, 0);
-  for (const std::string path : {"/v1/submissions", "/v1/submissions.csv", "/v1/submissions/0123",
-                                 "/v1/problems/consonant-anywhere/stats"}) {
+  for (const std::string path :
+       {"/v1/submissions", "/v1/submissions.csv", "/v1/submissions/0123",
+        "/v1/problems/consonant-anywhere/stats", "/v1/problems/consonant-anywhere/integrity"}) {
     const HttpResponse nobody = call(port, "GET", path);
     EXPECT_EQ(nobody.result(), http::status::unauthorized) << path;
     EXPECT_EQ(nobody[http::field::www_authenticate], "Bearer");
@@ -315,6 +316,54 @@ TEST_P(RecordRoutes, StatsAndRegradeAfterTheProblemChanged) {
       Json::parse(call(port, "GET", "/v1/problems/consonant-anywhere/stats", staff_).body());
   EXPECT_EQ(after["submissions"], 5);  // regradings are not submissions
   EXPECT_EQ(after["students_passed"], 0);
+}
+
+TEST_P(RecordRoutes, IntegrityGroupsCopiedHeadsAndNeverShowsTheWeights) {
+  const std::uint16_t port = start();
+  ASSERT_NE(port, 0);
+  // ada and bob: the handout's head as printed. cy: the same head with W_q tripled and W_k a
+  // third (every score the same: (3 W_q r)·(W_k r' / 3)). dee: the weak key alone. ada again:
+  // the same head twice is still one student. eve: no student, not compared.
+  const std::string cy_head = R"({"W_q": [[3, 3]], "W_k": [[0, 1.6666666666666667]],
+                                  "W_V": [[1, 0], [0, 1]]})";
+  const Json ada = Json::parse(grade(port, with_student(kHandoutSolution, "ada")).body());
+  const Json bob = Json::parse(grade(port, with_student(kHandoutSolution, "bob")).body());
+  const Json cy = Json::parse(grade(port, with_student(cy_head, "cy")).body());
+  grade(port, with_student(kWrongKey, "dee"));
+  const Json ada2 = Json::parse(grade(port, with_student(kHandoutSolution, "ada")).body());
+  grade(port, kHandoutSolution);
+  ASSERT_EQ(cy["passed"], true);  // the same head passes where the handout's does
+
+  const std::string path = "/v1/problems/consonant-anywhere/integrity";
+  EXPECT_EQ(call(port, "GET", path).result(), http::status::unauthorized);
+  EXPECT_EQ(call(port, "GET", path, lms_).result(), http::status::forbidden);
+  EXPECT_EQ(call(port, "GET", "/v1/problems/nope/integrity", staff_).result(),
+            http::status::not_found);
+  const HttpResponse answer = call(port, "GET", path, staff_);
+  ASSERT_EQ(answer.result(), http::status::ok) << answer.body();
+  const Json report = Json::parse(answer.body());
+  EXPECT_EQ(report["problem"], "consonant-anywhere");
+  EXPECT_EQ(report["compared"], 5);
+  EXPECT_EQ(report["skipped"], 1);  // eve's, without a student
+  ASSERT_EQ(report["shared"].size(), 2u) << report.dump();
+  const Json& identical = report["shared"][0];
+  EXPECT_EQ(identical["kind"], "identical");
+  EXPECT_EQ(identical["students"], Json::parse(R"(["ada", "bob"])"));
+  std::vector<std::string> ids = {ada["submission_id"], bob["submission_id"],
+                                  ada2["submission_id"]};
+  std::sort(ids.begin(), ids.end());
+  EXPECT_EQ(identical["submission_ids"], Json(ids));
+  EXPECT_EQ(identical["matches_reference"], true);
+  const Json& same = report["shared"][1];
+  EXPECT_EQ(same["kind"], "same_after_relabeling");
+  EXPECT_EQ(same["students"], Json::parse(R"(["ada", "bob", "cy"])"));
+  EXPECT_EQ(same["matches_reference"], true);
+  EXPECT_EQ(report["other_variant"], Json::array());  // one variant: the problem as written
+  // No number of any head, the reference's included, is in the answer.
+  for (const char* weight : {"W_q", "W_k", "W_V", "1.666", "[[", "0, 5", "0,5"}) {
+    EXPECT_EQ(answer.body().find(weight), std::string::npos) << weight;
+  }
+  EXPECT_EQ(call(port, "HEAD", path, staff_).result(), http::status::ok);
 }
 
 TEST_P(RecordRoutes, IdempotencyKeysAreScopedToTheKeyAndLmsKeysAreCapped) {

@@ -91,6 +91,7 @@ TEST(RouteTable, The404ListsEveryRouteOnceStaffRoutesAfterTheOthers) {
             "staff key, GET /metrics, GET /v1/problems/status, POST /v1/problems/validate, POST "
             "/v1/problems/solve, PUT and DELETE "
             "/v1/problems/{id}, GET /v1/problems/{id}/stats, POST /v1/problems/{id}/regrade, "
+            "GET /v1/problems/{id}/integrity, "
             "GET /v1/passback, POST /v1/passback/{id}/retry, GET /v1/submissions, "
             "GET /v1/submissions.csv, GET /v1/submissions/{sid}");
 }

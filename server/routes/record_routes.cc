@@ -1,10 +1,11 @@
-// The submission record's routes of Router (API.md §8): GET /v1/submissions[.csv], GET
-// /v1/submissions/{id}, GET /v1/problems/{id}/stats and POST /v1/problems/{id}/regrade, once
-// the router has checked the path, the method and the staff key (route_table.h). The
-// answers themselves are staff_routes.h's.
+// The submission record's routes of Router (API.md §8, §15): GET /v1/submissions[.csv], GET
+// /v1/submissions/{id}, GET /v1/problems/{id}/stats, POST /v1/problems/{id}/regrade and GET
+// /v1/problems/{id}/integrity, once the router has checked the path, the method and the staff
+// key (route_table.h). The answers themselves are staff_routes.h's and integrity_route.h's.
 #include <functional>
 #include <utility>
 
+#include "integrity_route.h"
 #include "router.h"
 #include "staff_routes.h"
 
@@ -81,6 +82,17 @@ Routed Router::on_regrade(const RouteCall& call) const {
                                       who.key_name, request.version(), request.keep_alive()),
                               entry->problem->id, std::nullopt};
                     });
+}
+
+Routed Router::on_integrity(const RouteCall& call) const {
+  // The snapshot keeps the entry alive until the comparison has run.
+  return with_store(
+      call, service_.records,
+      [snapshot = call.snapshot, entry = call.entry](store::SubmissionStore& store,
+                                                     const Request& request) -> Routed {
+        return {problem_integrity(store, *entry->problem, request.version(), request.keep_alive()),
+                entry->problem->id, std::nullopt};
+      });
 }
 
 }  // namespace headgrader::server

@@ -121,6 +121,7 @@ class Router {
   Routed on_submission(const RouteCall& call) const;
   Routed on_stats(const RouteCall& call) const;
   Routed on_regrade(const RouteCall& call) const;
+  Routed on_integrity(const RouteCall& call) const;
   // The LTI tool's (lti_routes.cc).
   Routed on_lti_login(const RouteCall& call) const;
   Routed on_lti_launch(const RouteCall& call) const;

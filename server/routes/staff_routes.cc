@@ -26,11 +26,7 @@ Response error_answer(const Error& error, unsigned version, bool keep_alive) {
 }
 
 Response unavailable(const Error& error, unsigned version, bool keep_alive) {
-  return error_answer({ErrorCode::kStoreUnavailable,
-                       "the record of gradings cannot be read now; try again (the store said: " +
-                           error.message + ")",
-                       ""},
-                      version, keep_alive);
+  return record_unavailable(error, version, keep_alive);
 }
 
 Json nullable(const std::optional<std::string>& text) { return text ? Json(*text) : Json(nullptr); }
@@ -340,6 +336,14 @@ Response regrade(const Problem& problem, std::string_view problem_sha256,
   Json answer = {{"regraded", regraded.size()}, {"changed", std::move(changed)}};
   if (!skipped.empty()) answer["skipped"] = std::move(skipped);
   return json_response(http::status::ok, dump(answer), version, keep_alive);
+}
+
+Response record_unavailable(const Error& error, unsigned version, bool keep_alive) {
+  return error_answer({ErrorCode::kStoreUnavailable,
+                       "the record of gradings cannot be read now; try again (the store said: " +
+                           error.message + ")",
+                       ""},
+                      version, keep_alive);
 }
 
 }  // namespace headgrader::server

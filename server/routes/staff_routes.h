@@ -41,4 +41,7 @@ Response regrade(const Problem& problem, std::string_view problem_sha256,
                  const RecordSettings& records, const std::optional<std::string>& staff_key,
                  unsigned version, bool keep_alive);
 
+// 503 store_unavailable for a store that failed to answer `error`.
+Response record_unavailable(const Error& error, unsigned version, bool keep_alive);
+
 }  // namespace headgrader::server
