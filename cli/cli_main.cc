@@ -1,6 +1,7 @@
 // headgrader: the command-line grader for instructors and offline grading.
 //   headgrader validate PATH…                      every defect of each problem file or folder
 //   headgrader grade --problem ID [--problems DIR] [--text] SUBMISSION.json
+//   headgrader backup --store sqlite:PATH --out FILE  (cli/backup_command.cc)
 //   headgrader gradescope|prairielearn --problem ID …  (cli/gradescope.cc, cli/prairielearn.cc)
 // `grade` prints exactly the JSON the server answers (or, with --text, a readable form).
 #include <algorithm>
@@ -24,6 +25,7 @@
 #include "platform_command.h"
 #include "solve_command.h"
 #if HEADGRADER_CLI_KEYS
+#include "backup_command.h"
 #include "keys_command.h"
 #include "rsa_key.h"
 #endif
@@ -57,7 +59,11 @@ std::string usage_text() {
       "      Makes the LTI tool's RSA-" +
       std::to_string(headgrader::limits::kLtiGeneratedRsaBits) +
       " private key (PEM, mode 0600; an existing FILE is\n"
-      "      never overwritten) for the --lti configuration's private_key.\n";
+      "      never overwritten) for the --lti configuration's private_key.\n"
+      "  headgrader backup --store sqlite:PATH --out FILE\n"
+      "      Copies a SQLite store into FILE (never overwritten) while servers write to it,\n"
+      "      checks the copy and syncs it. Exit 0: written, 1: it could not be, 2: the\n"
+      "      command is wrong.\n";
 #endif
   text +=
       "  headgrader solve FILE [--n-q N] [--seconds S] [--write]\n"
@@ -231,6 +237,7 @@ int main(int argc, char** argv) {
 #if HEADGRADER_CLI_KEYS
   if (args[0] == "keys") return headgrader::cli::keys_command(rest);
   if (args[0] == "lti") return lti(rest);
+  if (args[0] == "backup") return headgrader::cli::backup_command(rest);
 #endif
   if (args[0] == "gradescope") return headgrader::cli::gradescope_command(rest);
   if (args[0] == "prairielearn") return headgrader::cli::prairielearn_command(rest);

@@ -265,6 +265,23 @@ inline constexpr std::chrono::seconds kMaxRateLimitPeriod{366 * 86400};
 // GET /v1/problems/{id}/stats: the most common failures listed (API.md §9: top 10).
 inline constexpr std::size_t kMaxCommonFailures = 10;
 
+// --- Operations on the record (API.md §17) ----------------------------------------------------
+// `headgrader backup` copies this many pages (4 KiB each: 4 MiB) per step of SQLite's backup
+// API and holds the database's read lock only during a step, so servers writing the file wait
+// for a step at most, never for the whole copy; a step that finds the file locked sleeps this
+// long and tries again.
+inline constexpr int kBackupStepPages = 1024;
+inline constexpr std::chrono::milliseconds kBackupBusySleep{20};
+// --retain-days N at most (a century): more is a typo, and N days in milliseconds stays far
+// from the range of a 64-bit time.
+inline constexpr int kMaxRetainDays = 36'600;
+// Retention runs at start and then this often.
+inline constexpr std::chrono::hours kRetentionInterval{24};
+// Records deleted per transaction by retention: a transaction holds the database's write
+// lock, so gradings wait at most one batch's deletes (a few milliseconds) rather than the
+// whole sweep.
+inline constexpr int kDeleteBatchRecords = 1000;
+
 // --- Keys and roles (API.md §7) ----------------------------------------------------------------
 inline constexpr std::size_t kKeyBytes = 32;  // random bytes of a key: 43 base64url characters
 inline constexpr std::size_t kMaxKeyNameBytes = 100;
