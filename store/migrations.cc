@@ -161,11 +161,24 @@ CREATE TABLE passback_latest (
 );
 )sql";
 
+// The audit of DELETE /v1/students/{student} (API.md §17): when, by which key, a SHA-256 of the
+// student (never the student) and how many records went. Nothing deletes from it, retention
+// included. Its ids sort by time, so the primary key pages it newest first.
+constexpr std::string_view kMigrationAudit = R"sql(
+CREATE TABLE audit (
+  id TEXT PRIMARY KEY,
+  at_ms BIGINT NOT NULL,
+  key_name TEXT NOT NULL,
+  student_sha256 TEXT NOT NULL,
+  deleted BIGINT NOT NULL
+);
+)sql";
+
 }  // namespace
 
 const std::vector<std::string_view>& migrations() {
   static const std::vector<std::string_view> all = {kMigration1, kMigration2, kMigration3,
-                                                    kMigration4, kMigration5};
+                                                    kMigration4, kMigration5, kMigrationAudit};
   return all;
 }
 

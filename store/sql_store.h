@@ -52,6 +52,10 @@ class SqlStore final : public SubmissionStore {
   Result<bool> put_once(std::string_view value, TimeMs expires) override;
   Result<bool> take_once(std::string_view value, TimeMs now) override;
 
+  Result<std::int64_t> delete_records_before(TimeMs before, int limit) override;
+  Result<std::int64_t> delete_student(std::string_view student, AuditEntry audit) override;
+  Result<AuditPage> list_audit(int limit, std::string_view cursor) override;
+
   Result<bool> put_student_token(const StudentToken& token) override;
   Result<std::optional<StudentToken>> find_student_token(std::string_view token_sha256,
                                                          TimeMs now) override;

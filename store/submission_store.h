@@ -1,7 +1,8 @@
 // The store behind one interface, with two implementations (SQLite, the embedded default;
 // PostgreSQL, for several servers on one database) opened by URL: the submission record of
 // API.md §8 and what LTI (§11) needs to survive restarts, each behind a narrow interface of
-// its own (submission_records.h, passback_outbox.h, single_use_values.h, student_tokens.h)
+// its own (submission_records.h, passback_outbox.h, single_use_values.h, student_tokens.h,
+// record_deletion.h)
 // that a caller needing one concern can take instead of the whole store.
 // Thread-safety: every method may be called from any thread at once. commit() never waits for
 // the disk: records are written in batches by the store's committer thread, which then calls
@@ -17,6 +18,7 @@
 #include "common/limits.h"
 #include "common/result.h"
 #include "passback_outbox.h"
+#include "record_deletion.h"
 #include "single_use_values.h"
 #include "store_time.h"
 #include "student_tokens.h"
@@ -39,7 +41,8 @@ struct CommitCounters {
 class SubmissionStore : public SubmissionRecords,
                         public PassbackOutbox,
                         public SingleUseValues,
-                        public StudentTokens {
+                        public StudentTokens,
+                        public RecordDeletion {
  public:
   ~SubmissionStore() override = default;
 

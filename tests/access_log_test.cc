@@ -232,5 +232,27 @@ TEST(AccessLog, APathCutInsideACharacterEndsInAReplacement) {
   EXPECT_EQ(line["path"], std::string(limits::kMaxLoggedPathBytes - 1, 'a') + "\xEF\xBF\xBD");
 }
 
+TEST(AccessLog, APathUnderStudentsIsLoggedAsTheRouteHoweverItIsSpelt) {
+  for (const std::string path :
+       {"/v1/students/Ada%20Lovelace", "/v1/students/ada", "/v1/%73tudents/ada",
+        "/%76%31/students/ada?x=1", "http://host:8080/v1/students/ada", "HTTPS://h/v1/students/a/b",
+        "/v1/students/"}) {
+    EXPECT_EQ(logged_path(path), "/v1/students/{student}") << path;
+    AccessLogEntry entry = entry_for(path);
+    entry.method = "DELETE";
+    for (const LogFormat format : {LogFormat::kJson, LogFormat::kText}) {
+      const std::string line = format_access_log(entry, format);
+      EXPECT_EQ(line.find("ada"), std::string::npos) << line;
+      EXPECT_EQ(line.find("Ada"), std::string::npos) << line;
+      EXPECT_NE(line.find("/v1/students/{student}"), std::string::npos) << line;
+    }
+  }
+  // Other paths are logged as sent.
+  for (const std::string path : {"/v1/students", "/v1/students.csv", "/v2/students/ada",
+                                 "/v1/submissions/ab12", "/v1/studentsx/ada"}) {
+    EXPECT_EQ(logged_path(path), path) << path;
+  }
+}
+
 }  // namespace
 }  // namespace headgrader::server

@@ -160,6 +160,12 @@ def check_routes(doc, base, staff, lms, work):
         ("GET", "/v1/passback?status=sideways", staff, None),
         ("GET", "/v1/passback", lms, None),
         ("POST", "/v1/passback/no-such/retry", staff, ""),
+        ("DELETE", "/v1/students/nobody-here", lms, None),
+        ("DELETE", "/v1/students/nobody-here", staff, None),
+        ("DELETE", "/v1/students/nobody-here", None, None),
+        ("GET", "/v1/audit?limit=1", staff, None),
+        ("GET", "/v1/audit?limit=0", staff, None),
+        ("GET", "/v1/audit", lms, None),
         ("GET", "/.well-known/jwks.json", None, None),
         # Logins and launches that fail their first check: 401 pages.
         ("GET", "/lti/login", None, None),

@@ -120,5 +120,25 @@ TEST(ServerOptions, TheMetricsAddressIsAnIpAndAPortByFlagOrEnvironment) {
   EXPECT_EQ(parse_options(flag, env)->metrics_address->port, 9101) << "the flag wins";
 }
 
+TEST(ServerOptions, RetainDaysIsAWholeNumberOfDaysByFlagOrEnvironmentAndNeedsAStore) {
+  EXPECT_FALSE(parse_flags({})->retain_days);
+  EXPECT_EQ(parse_flags({"--retain-days", "180"})->retain_days, 180);
+  EXPECT_EQ(parse_flags({"--retain-days=1"})->retain_days, 1);
+  EXPECT_EQ(parse_flags({"--retain-days", "0"}).error().message,
+            "--retain-days must be a number from 1 to 36600; it is \"0\"");
+  EXPECT_EQ(parse_flags({"--retain-days", "2w"}).error().message,
+            "--retain-days must be a number from 1 to 36600; it is \"2w\"");
+  EXPECT_EQ(parse_flags({"--retain-days", "30", "--store", "none"}).error().message,
+            "--retain-days deletes old records from the store; it needs a --store other than none");
+  const EnvLookup env = [](const std::string& name) -> std::optional<std::string> {
+    if (name == "HEADGRADER_RETAIN_DAYS") return "90";
+    return std::nullopt;
+  };
+  const std::vector<std::string_view> none;
+  EXPECT_EQ(parse_options(none, env)->retain_days, 90);
+  const std::vector<std::string_view> flag = {"--retain-days", "7"};
+  EXPECT_EQ(parse_options(flag, env)->retain_days, 7) << "the flag wins";
+}
+
 }  // namespace
 }  // namespace headgrader::server

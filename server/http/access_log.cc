@@ -3,11 +3,16 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <optional>
+#include <string>
 
+#include "common/url_encoding.h"
 #include "headgrader/json_writer.h"
 
 namespace headgrader::server {
@@ -51,7 +56,46 @@ void stderr_line(const std::string& line) {
   }
 }
 
-std::string_view logged_path(std::string_view target) { return target.substr(0, target.find('?')); }
+namespace {
+
+// DELETE /v1/students/{student} names a student in its path (API.md §17).
+constexpr std::string_view kStudentPath = "/v1/students/{student}";
+
+bool starts_with_ignoring_case(std::string_view text, std::string_view prefix) {
+  return text.size() >= prefix.size() &&
+         std::equal(prefix.begin(), prefix.end(), text.begin(), [](char a, char b) {
+           return a == std::tolower(static_cast<unsigned char>(b));
+         });
+}
+
+// Whether `path` is under /v1/students/, however it is spelt: the router decodes each segment
+// before it matches ("/v1/%73tudents/ada" is the route too) and takes the absolute form.
+bool names_a_student(std::string_view path) {
+  for (const std::string_view scheme : {"http://", "https://"}) {
+    if (!starts_with_ignoring_case(path, scheme)) continue;
+    const std::size_t slash = path.find('/', scheme.size());
+    if (slash == std::string_view::npos) return false;
+    path.remove_prefix(slash);
+    break;
+  }
+  if (!path.starts_with('/')) return false;
+  path.remove_prefix(1);
+  for (const std::string_view wanted : {"v1", "students"}) {
+    const std::size_t slash = path.find('/');
+    if (slash == std::string_view::npos) return false;
+    const std::optional<std::string> segment = percent_decode(path.substr(0, slash), false);
+    if (!segment || *segment != wanted) return false;
+    path.remove_prefix(slash + 1);
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string_view logged_path(std::string_view target) {
+  const std::string_view path = target.substr(0, target.find('?'));
+  return names_a_student(path) ? kStudentPath : path;
+}
 
 namespace {
 

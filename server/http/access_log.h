@@ -45,7 +45,8 @@ enum class LogFormat { kJson, kText };
 // The target as the access log shows it: without its query, whatever the route, the form
 // (absolute "http://host/…" too) or the answer (a 400 or 431 before routing too). Queries
 // name students (/v1/submissions?student=…, also spelt %73ubmissions), and student data
-// never reaches the log.
+// never reaches the log; so does the path of DELETE /v1/students/{student}: any path under
+// /v1/students/, however spelt, is logged as "/v1/students/{student}".
 std::string_view logged_path(std::string_view target);
 
 // {"time":"2024-05-01T12:00:00.123Z","method":…,"path":…,"status":…,"latency_ms":…,

@@ -19,6 +19,7 @@
 #include "metrics.h"
 #include "options.h"
 #include "problem_catalog.h"
+#include "record_retention.h"
 #include "route_table.h"
 #include "server.h"
 #include "service.h"
@@ -113,6 +114,13 @@ int main(int argc, char** argv) {
     service.records.store = store.get();
     service.records.rate_limit = options.rate_limit;
   }
+  // --retain-days (API.md §17): the first sweep starts now, beside the start-up. Declared
+  // after the store: stopped before it closes.
+  std::unique_ptr<headgrader::store::RecordRetention> retention;
+  if (store && options.retain_days) {
+    retention = std::make_unique<headgrader::store::RecordRetention>(*store, *options.retain_days,
+                                                                     server::stderr_line);
+  }
   // LTI 1.3 (API.md §11), on the store when there is one (declared after it: destroyed first,
   // so its passback thread stops before the store closes).
   std::unique_ptr<server::LtiService> lti;
@@ -141,6 +149,7 @@ int main(int argc, char** argv) {
                      options.max_long_gradings_per_address},
                     tls.get(), {options.log_format, metrics_address});
   lti.reset();  // its passback thread uses the store
+  retention.reset();
   if (store) {
     store->close();
     // For the benchmark (bench/store_bench.sh): how many gradings each transaction held.

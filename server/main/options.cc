@@ -41,7 +41,7 @@ std::optional<Error> number_flag(std::string_view flag, std::string_view value, 
 
 // The flags of Part 2, each of which may come from HEADGRADER_<FLAG> (API.md Part 2). Flags
 // without a value ("--lti-allow-http") take "1" or "true" from their variable.
-constexpr std::array<std::string_view, 12> kEnvFlags = {"--keys",
+constexpr std::array<std::string_view, 13> kEnvFlags = {"--keys",
                                                         "--grading",
                                                         "--max-connections-per-address",
                                                         "--unsent-answer-budget-bytes",
@@ -52,7 +52,8 @@ constexpr std::array<std::string_view, 12> kEnvFlags = {"--keys",
                                                         "--tls-key",
                                                         "--max-long-gradings-per-address",
                                                         "--log-format",
-                                                        "--metrics-address"};
+                                                        "--metrics-address",
+                                                        "--retain-days"};
 constexpr std::array<std::string_view, 1> kEnvSwitches = {"--lti-allow-http"};
 
 std::string env_name(std::string_view flag) {
@@ -172,7 +173,7 @@ Result<ServerOptions> parse_arguments(std::span<const std::string_view> args) {
         flag != "--max-long-gradings-per-address" && flag != "--store" && flag != "--rate-limit" &&
         flag != "--lti" && flag != "--lti-keyset-refetch-ms" && flag != "--lti-backoff-ms" &&
         flag != "--tls-cert" && flag != "--tls-key" && flag != "--log-format" &&
-        flag != "--metrics-address") {
+        flag != "--metrics-address" && flag != "--retain-days") {
       return usage_error("unknown argument \"" + std::string(flag) + "\"; see --help");
     }
     if (!has_value) {
@@ -268,6 +269,10 @@ Result<ServerOptions> parse_arguments(std::span<const std::string_view> args) {
       Result<RateLimit> limit = parse_rate_limit(value);
       if (!limit) return limit.error();
       options.rate_limit = std::move(limit).value();
+    } else if (flag == "--retain-days") {
+      int days = 0;
+      if (auto bad = number_flag(flag, value, 1, limits::kMaxRetainDays, days)) return *bad;
+      options.retain_days = days;
     } else if (flag == "--read-timeout-ms") {
       unsigned millis = 0;
       if (auto bad = number_flag(flag, value, 1u, limits::kMaxTestFlagMs, millis)) return *bad;
@@ -287,6 +292,10 @@ Result<ServerOptions> parse_arguments(std::span<const std::string_view> args) {
   if (options.rate_limit && options.store == "none") {
     return usage_error(
         "--rate-limit counts the gradings in the store; it needs a --store other than none");
+  }
+  if (options.retain_days && options.store == "none") {
+    return usage_error(
+        "--retain-days deletes old records from the store; it needs a --store other than none");
   }
   if (options.tls_cert.empty() != options.tls_key.empty()) {
     return usage_error(
@@ -366,6 +375,9 @@ options:
                                                                     [HEADGRADER_STORE]
   --rate-limit N/PERIOD  at most N gradings per student and problem in any PERIOD
                     (30/1h, 5/10m; s, m, h, d); default none   [HEADGRADER_RATE_LIMIT]
+  --retain-days N   delete records older than N days (with their passbacks once
+                    sent), at start and then daily; default: keep them
+                                                              [HEADGRADER_RETAIN_DAYS]
   --log-format FMT  the access log on stderr: json (one JSON object a line, the
                     default) or text (the same fields as logfmt)  [HEADGRADER_LOG_FORMAT]
   --metrics-address ADDR:PORT  also serve GET /metrics (Prometheus) without a key on

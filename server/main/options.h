@@ -59,6 +59,9 @@ struct ServerOptions {
   // N/PERIOD; each also from HEADGRADER_STORE / HEADGRADER_RATE_LIMIT, the flag winning.
   std::string store = "sqlite:headgrader.db";
   std::optional<RateLimit> rate_limit;
+  // --retain-days N (API.md §17; env HEADGRADER_RETAIN_DAYS): records older than N days are
+  // deleted at start and then daily (store/record_retention.h); none: kept for ever.
+  std::optional<int> retain_days;
   // LTI 1.3 (API.md §11): --lti FILE (env HEADGRADER_LTI), --lti-allow-http (platform URLs
   // may be http://, for tests), and the hidden test flags --lti-keyset-refetch-ms N and
   // --lti-backoff-ms N (server/lti_tool/lti_service.h).

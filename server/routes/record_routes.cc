@@ -1,13 +1,15 @@
-// The submission record's routes of Router (API.md §8, §15): GET /v1/submissions[.csv], GET
-// /v1/submissions/{id}, GET /v1/problems/{id}/stats, POST /v1/problems/{id}/regrade and GET
-// /v1/problems/{id}/integrity, once the router has checked the path, the method and the staff
-// key (route_table.h). The answers themselves are staff_routes.h's and integrity_route.h's.
+// The submission record's routes of Router (API.md §8, §15, §17): GET /v1/submissions[.csv],
+// GET /v1/submissions/{id}, GET /v1/problems/{id}/stats, POST /v1/problems/{id}/regrade, GET
+// /v1/problems/{id}/integrity, DELETE /v1/students/{student} and GET /v1/audit, once the
+// router has checked the path, the method and the staff key (route_table.h). The answers
+// themselves are staff_routes.h's, integrity_route.h's and student_data.h's.
 #include <functional>
 #include <utility>
 
 #include "integrity_route.h"
 #include "router.h"
 #include "staff_routes.h"
+#include "student_data.h"
 
 namespace headgrader::server {
 namespace {
@@ -93,6 +95,25 @@ Routed Router::on_integrity(const RouteCall& call) const {
         return {problem_integrity(store, *entry->problem, request.version(), request.keep_alive()),
                 entry->problem->id, std::nullopt};
       });
+}
+
+Routed Router::on_delete_student(const RouteCall& call) const {
+  return with_store(
+      call, service_.records,
+      [student = call.id, key = call.who.key_name](store::SubmissionStore& store,
+                                                   const Request& request) -> Routed {
+        return {delete_student_data(store, student, key, request.version(), request.keep_alive()),
+                "", std::nullopt};
+      });
+}
+
+Routed Router::on_audit(const RouteCall& call) const {
+  return with_store(call, service_.records,
+                    [](store::SubmissionStore& store, const Request& request) -> Routed {
+                      return {list_audit(store, request_query(request.target()), request.version(),
+                                         request.keep_alive()),
+                              "", std::nullopt};
+                    });
 }
 
 }  // namespace headgrader::server

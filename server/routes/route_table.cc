@@ -153,6 +153,11 @@ std::span<const RouteRow> route_table() {
       {.pattern = "/v1/submissions", .methods = read(kStaff, &R::on_submissions)},
       {.pattern = "/v1/submissions.csv", .methods = read(kStaff, &R::on_submissions_csv)},
       {.pattern = "/v1/submissions/{sid}", .methods = read(kStaff, &R::on_submission)},
+      // A student's data deleted, and the audit of those deletions (API.md §17). The access
+      // log shows this path as "/v1/students/{student}" (access_log.h).
+      {.pattern = "/v1/students/{student}",
+       .methods = {{http::verb::delete_, kStaff, &R::on_delete_student}}},
+      {.pattern = "/v1/audit", .methods = read(kStaff, &R::on_audit)},
       // The LTI tool (API.md §11; server/lti_tool/lti_service.h).
       {.pattern = "/lti/login",
        .methods = {{http::verb::get, kAnyone, &R::on_lti_login},

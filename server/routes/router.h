@@ -122,6 +122,8 @@ class Router {
   Routed on_stats(const RouteCall& call) const;
   Routed on_regrade(const RouteCall& call) const;
   Routed on_integrity(const RouteCall& call) const;
+  Routed on_delete_student(const RouteCall& call) const;
+  Routed on_audit(const RouteCall& call) const;
   // The LTI tool's (lti_routes.cc).
   Routed on_lti_login(const RouteCall& call) const;
   Routed on_lti_launch(const RouteCall& call) const;
