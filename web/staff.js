@@ -1,9 +1,11 @@
 // The staff's page (API.md §16): sign in with a staff key, then the folder's status and
-// defects and the problems served, the editor (staff_editor.js) and the class (staff_class.js). Each part of the page is a module of its own; this one
-// wires them and holds the key for the tab.
+// defects and the problems served, the editor (staff_editor.js) and the class
+// (staff_class.js). Each part of the page is a module of its own; this one wires them and
+// holds the key for the tab.
 
 import * as api from './staff_api.js';
 import { byId as $, element } from './dom.js';
+import { setupClass } from './staff_class.js';
 import { setupEditor } from './staff_editor.js';
 import { forgetKey, storedKey, storeKey } from './staff_key.js';
 
@@ -115,6 +117,7 @@ async function start() {
   });
   $('folder-refresh').addEventListener('click', refreshFolder);
   setupEditor({ refreshFolder, onProblems });
+  setupClass({ onProblems });
   const kept = storedKey();
   if (kept) await signIn(kept);
   document.body.dataset.ready = 'true';

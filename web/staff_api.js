@@ -60,8 +60,12 @@ export const solve = (text, seconds) =>
   call(`/v1/problems/solve?seconds=${seconds}`, { method: 'POST', body: text });
 export const putProblem = (id, text) => call(problemPath(id), { method: 'PUT', body: text });
 export const stats = (id) => call(`${problemPath(id)}/stats`);
-export const submissions = (id, limit) =>
-  call(`/v1/submissions?problem=${encodeURIComponent(id)}&limit=${limit}`);
+export const problemOf = (id, student) => call(`${problemPath(id)}?student=${encodeURIComponent(student)}`);
+export const integrity = (id) => call(`${problemPath(id)}/integrity`);
+// One page of a problem's records, newest first; `cursor` the previous page's next_cursor.
+export const submissions = (id, limit, cursor = null) =>
+  call(`/v1/submissions?problem=${encodeURIComponent(id)}&limit=${limit}`
+    + `${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
 export const submission = (id) => call(`/v1/submissions/${encodeURIComponent(id)}`);
 export const csv = (path) => call(path, { accept: 'text/csv' });
 export const regrade = (id, dryRun) =>

@@ -1,7 +1,7 @@
 // What the staff's page decides without the DOM, so that node --test can pin it
 // (tests/web/staff_logic.test.mjs): the id of a draft, the parts of a validate answer, the
 // histogram's labels, whether a regrade may be offered, and the newest-answer rule of
-// validate-as-you-type.
+// validate-as-you-type; the class view's labels and texts (staff_class.js).
 
 // The id a draft will be saved under (PUT /v1/problems/{id}): {id} or {error}.
 export function draftId(text) {
@@ -58,17 +58,40 @@ export function splitCaret(message) {
   };
 }
 
-// The stats' score_histogram (10 counts of students, bins of 0.1, the last closed, API.md §8)
-// as labelled bins.
+// The stats' score_histogram (10 counts of students by the score of their latest grading,
+// bins of 0.1, the last closed, API.md §8) as labelled bins: "0–10 %" … "90–100 %". The
+// labels say percent because a score of 0.85 is what a student's page calls 85 %.
 export function histogramBins(counts) {
-  return counts.map((count, k) => {
-    const low = (k / 10).toFixed(1);
-    const high = ((k + 1) / 10).toFixed(1);
-    return {
-      label: k === counts.length - 1 ? `${low} to ${high} (inclusive)` : `${low} to under ${high}`,
-      count,
-    };
-  });
+  return counts.map((count, k) => ({ label: `${k * 10}–${(k + 1) * 10} %`, count }));
+}
+
+// A rate in [0, 1] (or null when nobody has tried) as the page writes it.
+export function percent(rate) {
+  return typeof rate === 'number' ? `${Math.round(rate * 1000) / 10} %` : '–';
+}
+
+// What each kind of integrity finding means (API.md §15), in one line each.
+export const INTEGRITY_KINDS = {
+  identical: 'Identical: these students sent the same matrices, number for number.',
+  same_after_relabeling: 'Same after relabeling: the same head once each student\'s variant is '
+    + 'undone and the scale of W_q and W_k that leaves the scores unchanged is factored out.',
+  other_variant: 'Another variant\'s head: a failing head that is, exactly, the head another '
+    + 'student sent for their own variant.',
+};
+
+// One group of students who sent the same head, as a sentence.
+export function sharedGroupText(group) {
+  const kind = group.kind === 'identical' ? 'the same matrices'
+    : 'the same head after relabeling';
+  return `${group.students.length} students sent ${kind}`
+    + `${group.matches_reference ? ' (it is the reference\'s head)' : ''}: `
+    + `${group.students.join(', ')}.`;
+}
+
+// A regrade's change (API.md §8: before and after, each {passed, score}) as "before → after".
+export function changeText(change) {
+  const side = (g) => `${g.passed ? 'passed' : 'failed'} ${g.score.toFixed(2)}`;
+  return `${side(change.before)} → ${side(change.after)}`;
 }
 
 // Whether the server documents `?dry_run=` on the regrade route (its own docs/openapi.json):
@@ -79,6 +102,12 @@ export function hasDryRun(openapi) {
   const parameters = (route && route.post && route.post.parameters) || [];
   return parameters.some((p) => p && (p.name === 'dry_run'
     || (typeof p.$ref === 'string' && p.$ref.endsWith('/dry_run'))));
+}
+
+// Whether the server has the per-student CSV (GET /v1/students.csv, API.md §16).
+export function hasStudentsCsv(openapi) {
+  const route = openapi && openapi.paths && openapi.paths['/v1/students.csv'];
+  return Boolean(route && route.get);
 }
 
 // The real regrade is offered only after an answer that says it was a dry run.

@@ -1,7 +1,8 @@
 // The staff's page (API.md §16) in headless Chromium against the real server binary, started
 // with --keys and a problems folder of its own: the key is asked for and kept for the tab
-// only, never in a URL or the page; the folder's status and problems are shown; axe finds no
-// WCAG 2 A/AA violation in any state; the keyboard alone works.
+// only, never in a URL or the page; the folder's status and problems are shown; the editor;
+// the class of a graded problem (stats, integrity, a grading opened, both CSVs, a regrade
+// after a dry run); axe finds no WCAG 2 A/AA violation in any state; the keyboard alone works.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -240,6 +241,146 @@ describe('the editor', () => {
       t.diagnostic(line);
       console.log(line);
     }
+    await page.close();
+  });
+});
+
+// RFC 4180 as the CSVs write it: quoted cells may hold commas, quotes (doubled) and line ends.
+function parseCsv(text) {
+  const rows = [];
+  let row = [];
+  let cell = '';
+  let quoted = false;
+  for (let k = 0; k < text.length; k += 1) {
+    const c = text[k];
+    if (quoted) {
+      if (c === '"' && text[k + 1] === '"') { cell += '"'; k += 1; } else if (c === '"') quoted = false; else cell += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') { row.push(cell); cell = ''; } else if (c === '\n') { row.push(cell.replace(/\r$/, '')); rows.push(row); row = []; cell = ''; } else cell += c;
+  }
+  if (cell !== '' || row.length) rows.push([...row, cell]);
+  const [header, ...body] = rows;
+  return body.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i]])));
+}
+
+describe('the class', () => {
+  test('an instructor sees the class of a graded problem, its named mistake, opens a grading, downloads the CSVs and regrades after a dry run', async () => {
+    const auth = { Authorization: `Bearer ${staffKey}` };
+    const openapi = await (await fetch(`${server.origin}/v1/openapi.json`)).json();
+    const serverDryRun = Boolean(openapi.paths['/v1/problems/{id}/regrade'].post.parameters?.some((p) => p.name === 'dry_run'));
+    const serverStudentsCsv = Boolean(openapi.paths['/v1/students.csv']);
+    const serverIntegrity = Boolean(openapi.paths['/v1/problems/{id}/integrity']);
+    // A problem of the class's own (a copy of a bundled one), so the regrade touches no other test.
+    const file = JSON.parse(readFileSync(join(repo, 'problems', 'consonant-anywhere.json'), 'utf8'));
+    file.id = 'class-demo';
+    const put = await fetch(`${server.origin}/v1/problems/class-demo`, { method: 'PUT', headers: { ...auth, 'Content-Type': 'application/json' }, body: JSON.stringify(file) });
+    assert.ok(put.status === 200 || put.status === 201, await put.text());
+    // ann sends the reference; bob and "=cmd" (a name a spreadsheet would run) the same soft key.
+    const soft = { W_q: [[1, 1]], W_k: [[0, 2]], W_V: [[1, 0], [0, 1]] };
+    const sent = [['ann', file.reference], ['bob', soft], ['=cmd', soft]];
+    const answers = {};
+    for (const [student, head] of sent) {
+      const graded = await fetch(`${server.origin}/v1/problems/class-demo/grade`, { method: 'POST', headers: { Authorization: `Bearer ${lmsKey}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ ...head, student }) });
+      assert.equal(graded.status, 200);
+      answers[student] = await graded.json();
+    }
+    assert.equal(answers.ann.passed, true);
+    assert.ok(answers.bob.diagnosis.some((d) => d.mistake === 'key_too_soft'), JSON.stringify(answers.bob.diagnosis));
+
+    const { page, requests, foreign, errors } = await signIn();
+    await page.waitForSelector('body[data-folder]');
+    await page.selectOption('#class-problem', 'class-demo');
+    await page.click('#class-form button[type="submit"]');
+    await page.waitForSelector('body[data-class-shown]');
+    assert.equal(await page.textContent('#class-summary'), '3 students (3 gradings); 1 passed; first-try pass rate 33.3 %.');
+    // The histogram, labelled, against the scores the grade route answered.
+    const bins = Array(10).fill(0);
+    for (const a of Object.values(answers)) bins[Math.min(9, Math.floor(a.score * 10))] += 1;
+    const histogram = await page.$$eval('#class-histogram tbody tr', (rows) => rows.map((r) => [r.querySelector('th').textContent, Number(r.querySelector('td').textContent)]));
+    assert.deepEqual(histogram, bins.map((n, k) => [`${k * 10}–${(k + 1) * 10} %`, n]));
+    // The common failing strings: each failing string shown to bob (and to =cmd), 2 students.
+    const failing = await page.$$eval('#class-failures tbody tr', (rows) => rows.map((r) => [r.querySelector('th').textContent, Number(r.querySelector('td').textContent)]));
+    assert.ok(failing.length > 0);
+    for (const [input, students] of failing) {
+      assert.ok(answers.bob.failures.some((f) => `"${f.input}"` === input), input);
+      assert.equal(students, 2);
+    }
+    const stats = await (await fetch(`${server.origin}/v1/problems/class-demo/stats`, { headers: auth })).json();
+    if (stats.mistakes) {
+      // The named mistake a teacher acts on: two students' latest gradings were too soft a key.
+      const mistakes = await page.$$eval('#class-mistakes tbody tr', (rows) => rows.map((r) => [r.querySelector('th').textContent, Number(r.querySelector('td').textContent)]));
+      const expected = {};
+      for (const a of Object.values(answers)) for (const d of a.diagnosis) expected[d.mistake] = (expected[d.mistake] || 0) + 1;
+      assert.deepEqual(Object.fromEntries(mistakes), expected);
+      assert.equal(expected.key_too_soft, 2);
+    }
+    if (serverIntegrity) {
+      const group = await page.textContent('#integrity-findings li[data-kind="identical"]');
+      assert.match(group, /2 students sent the same matrices: /);
+      assert.ok(group.includes('bob') && group.includes('=cmd'), group);
+      assert.equal(await page.locator('#integrity-kinds li').count(), 3);
+    }
+    assert.deepEqual(await axeViolations(page), []);
+
+    // The gradings, newest first; bob's opened is drawn as his page drew it.
+    const students = await page.$$eval('#submissions-table tbody th', (cells) => cells.map((c) => c.textContent));
+    assert.deepEqual(students, ['=cmd', 'bob', 'ann']);
+    await page.click('#submissions-table tbody tr:nth-child(2) button');
+    await page.waitForSelector(`body[data-opened="${answers.bob.submission_id}"]`);
+    assert.equal(await page.textContent('#submission-result #verdict'), `${answers.bob.tests.passed} of ${answers.bob.tests.total} tested strings pass`);
+    const shownFailures = await page.$$eval('#submission-result #failures button', (buttons) => buttons.map((b) => b.textContent));
+    assert.deepEqual(shownFailures, answers.bob.failures.map((f) => `"${f.input}" (position${f.failing_positions.length > 1 ? 's' : ''} ${f.failing_positions.join(', ')})`));
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'submission-title');
+    assert.deepEqual(await axeViolations(page), []);
+
+    // Downloads: fetched with the key in a header, saved from a Blob, never a URL with the key.
+    const [all] = await Promise.all([page.waitForEvent('download'), page.click('#download-submissions')]);
+    const allText = readFileSync(await all.path(), 'utf8');
+    assert.equal(allText, await (await fetch(`${server.origin}/v1/submissions.csv?problem=class-demo`, { headers: auth })).text());
+    assert.deepEqual(parseCsv(allText).map((r) => r.id).sort(), Object.values(answers).map((a) => a.submission_id).sort());
+    assert.equal(await page.isVisible('#download-students'), serverStudentsCsv);
+    if (serverStudentsCsv) {
+      const [per] = await Promise.all([page.waitForEvent('download'), page.click('#download-students')]);
+      const rows = parseCsv(readFileSync(await per.path(), 'utf8'));
+      // A name a spreadsheet would run as a formula comes back prefixed with '.
+      assert.deepEqual(rows.map((r) => r.student).sort(), ["'=cmd", 'ann', 'bob']);
+      const bob = rows.find((r) => r.student === 'bob');
+      assert.equal(bob.attempts, '1');
+      assert.equal(bob.passed, 'false');
+      assert.ok(bob.latest_mistakes.split(' ').includes('key_too_soft'), bob.latest_mistakes);
+      assert.equal(rows.find((r) => r.student === 'ann').passed, 'true');
+    }
+
+    // Regrade: the dry run is offered only by a server that documents it (an older one would
+    // regrade for real), and the real regrade only after a dry run answered.
+    assert.equal(await page.isVisible('#regrade-preview'), serverDryRun);
+    assert.equal(await page.isVisible('#regrade-unavailable'), !serverDryRun);
+    if (serverDryRun) {
+      assert.ok(await page.isDisabled('#regrade'));
+      // The problem changes: the outputs swapped, so ann's head (the old reference) now fails.
+      const swapped = { ...file, expected: 'any(consonant) ? [1, 0] : [0, 1]', reference: { ...file.reference, W_V: [[0, 1], [1, 0]] } };
+      const changed = await fetch(`${server.origin}/v1/problems/class-demo`, { method: 'PUT', headers: { ...auth, 'Content-Type': 'application/json' }, body: JSON.stringify(swapped) });
+      assert.equal(changed.status, 200, await changed.text());
+      const count = async () => (await (await fetch(`${server.origin}/v1/submissions?problem=class-demo`, { headers: auth })).json()).submissions.length;
+      await page.click('#regrade-preview');
+      await page.waitForSelector('#regrade-summary');
+      assert.match(await page.textContent('#regrade-summary'), /^Dry run: 3 students would be regraded; \d+ would change\. Nothing was written\.$/);
+      assert.equal(await count(), 3);
+      const preview = await page.$$eval('#regrade-changes tbody tr', (rows) => rows.map((r) => [r.querySelector('th').textContent, r.querySelector('td').textContent]));
+      const annAfter = preview.find(([s]) => s === 'ann');
+      assert.ok(annAfter && annAfter[1].startsWith('passed 1.00 → failed'), JSON.stringify(preview));
+      assert.deepEqual(await axeViolations(page), []);
+      assert.ok(await page.isEnabled('#regrade'));
+      await page.click('#regrade');
+      await page.waitForFunction(() => (document.getElementById('regrade-summary') || {}).textContent?.startsWith('Regraded'));
+      assert.equal(await count(), 6);
+      const done = await page.$$eval('#regrade-changes tbody tr', (rows) => rows.map((r) => [r.querySelector('th').textContent, r.querySelector('td').textContent]));
+      assert.deepEqual(done, preview);
+      assert.ok(await page.isDisabled('#regrade'));
+    }
+    for (const r of requests) assert.ok(!r.url.includes(staffKey), r.url);
+    assert.deepEqual(foreign, []);
+    assert.deepEqual(errors, []);
     await page.close();
   });
 });

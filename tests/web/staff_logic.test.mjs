@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  Newest, debounce, draftId, fileNameOf, hasDryRun, histogramBins, isDryRunAnswer, splitCaret,
-  validationParts,
+  INTEGRITY_KINDS, Newest, changeText, debounce, draftId, fileNameOf, hasDryRun, hasStudentsCsv,
+  histogramBins, isDryRunAnswer, percent, sharedGroupText, splitCaret, validationParts,
 } from '../../web/staff_logic.js';
 
 test('a draft is saved under its own id, and a draft without one says why', () => {
@@ -36,11 +36,40 @@ test('the caret of expected is kept with the line it points into', () => {
   assert.deepEqual(splitCaret('no caret here'), { text: 'no caret here', excerpt: '' });
 });
 
-test('the histogram has ten labelled bins, the last closed', () => {
+test('the histogram has ten bins labelled in percent, as a student\'s score is written', () => {
   const bins = histogramBins([1, 0, 0, 0, 0, 0, 0, 0, 2, 3]);
   assert.equal(bins.length, 10);
-  assert.deepEqual(bins[0], { label: '0.0 to under 0.1', count: 1 });
-  assert.deepEqual(bins[9], { label: '0.9 to 1.0 (inclusive)', count: 3 });
+  assert.deepEqual(bins[0], { label: '0–10 %', count: 1 });
+  assert.deepEqual(bins[8], { label: '80–90 %', count: 2 });
+  assert.deepEqual(bins[9], { label: '90–100 %', count: 3 });
+  assert.deepEqual(bins.map((b) => b.label.split('–')[0]), ['0', '10', '20', '30', '40', '50', '60', '70', '80', '90']);
+});
+
+test('a rate is a percent with one decimal, and none is a dash', () => {
+  assert.equal(percent(2 / 3), '66.7 %');
+  assert.equal(percent(0), '0 %');
+  assert.equal(percent(1), '100 %');
+  assert.equal(percent(null), '–');
+});
+
+test('each kind of integrity finding is explained in one line, and a group is a sentence', () => {
+  assert.deepEqual(Object.keys(INTEGRITY_KINDS).sort(), ['identical', 'other_variant', 'same_after_relabeling']);
+  for (const text of Object.values(INTEGRITY_KINDS)) assert.ok(!text.includes('\n'));
+  assert.equal(sharedGroupText({ kind: 'identical', students: ['ann', 'bob'], submission_ids: ['1', '2'], matches_reference: false }),
+    '2 students sent the same matrices: ann, bob.');
+  assert.equal(sharedGroupText({ kind: 'same_after_relabeling', students: ['a', 'b', 'c'], submission_ids: ['1', '2', '3'], matches_reference: true }),
+    '3 students sent the same head after relabeling (it is the reference\'s head): a, b, c.');
+});
+
+test('a regrade\'s change reads before → after', () => {
+  assert.equal(changeText({ before: { passed: false, score: 0.5 }, after: { passed: true, score: 1 } }),
+    'failed 0.50 → passed 1.00');
+});
+
+test('the per-student CSV is offered only by a server whose openapi lists it', () => {
+  assert.equal(hasStudentsCsv({ paths: { '/v1/students.csv': { get: {} } } }), true);
+  assert.equal(hasStudentsCsv({ paths: { '/v1/submissions.csv': { get: {} } } }), false);
+  assert.equal(hasStudentsCsv(null), false);
 });
 
 test('a regrade is offered only by a server that documents dry runs and answered one', () => {
