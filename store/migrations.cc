@@ -174,11 +174,19 @@ CREATE TABLE audit (
 );
 )sql";
 
+// The names of the mistakes in each grading's diagnosis (API.md §16), space-separated in the
+// library's order, so that stats and the per-student CSV count them without parsing answers.
+// Gradings kept before it have none: '' is what a passing or undiagnosed grading holds too.
+constexpr std::string_view kMigrationMistakes = R"sql(
+ALTER TABLE submissions ADD COLUMN mistakes TEXT NOT NULL DEFAULT '';
+)sql";
+
 }  // namespace
 
 const std::vector<std::string_view>& migrations() {
-  static const std::vector<std::string_view> all = {kMigration1, kMigration2, kMigration3,
-                                                    kMigration4, kMigration5, kMigrationAudit};
+  static const std::vector<std::string_view> all = {kMigration1,       kMigration2, kMigration3,
+                                                    kMigration4,       kMigration5, kMigrationAudit,
+                                                    kMigrationMistakes};
   return all;
 }
 

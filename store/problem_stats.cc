@@ -14,7 +14,7 @@ ProblemStats compute_stats(std::string problem, const StatsInputs& inputs) {
   stats.submissions = inputs.submissions;
   stats.students = static_cast<std::int64_t>(inputs.students.size());
   std::int64_t first_passed = 0;
-  std::map<std::string, std::int64_t> failing;
+  std::map<std::string, std::int64_t> failing, named;
   for (const StudentSummary& student : inputs.students) {
     const SubmissionRecord& latest = student.latest;
     if (latest.passed) ++stats.students_passed;
@@ -27,6 +27,8 @@ ProblemStats compute_stats(std::string problem, const StatsInputs& inputs) {
     // A student counts once per input, however often the answer shows it.
     const std::set<std::string> shown(latest.failing_inputs.begin(), latest.failing_inputs.end());
     for (const std::string& input : shown) ++failing[input];
+    const std::set<std::string> mistakes(latest.mistakes.begin(), latest.mistakes.end());
+    for (const std::string& mistake : mistakes) ++named[mistake];
   }
   if (stats.students > 0) {
     stats.first_try_pass_rate =
@@ -39,6 +41,11 @@ ProblemStats compute_stats(std::string problem, const StatsInputs& inputs) {
   if (stats.common_failures.size() > limits::kMaxCommonFailures) {
     stats.common_failures.resize(limits::kMaxCommonFailures);
   }
+  // From the map: by name already, so the stable sort leaves ties by name.
+  for (const auto& [mistake, students] : named) stats.mistakes.push_back({mistake, students});
+  std::stable_sort(
+      stats.mistakes.begin(), stats.mistakes.end(),
+      [](const MistakeCount& a, const MistakeCount& b) { return a.students > b.students; });
   return stats;
 }
 

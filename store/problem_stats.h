@@ -20,6 +20,11 @@ struct CommonFailure {
   std::int64_t students = 0;
 };
 
+struct MistakeCount {
+  std::string mistake;
+  std::int64_t students = 0;
+};
+
 struct ProblemStats {
   std::string problem;
   std::int64_t submissions = 0;      // gradings, regradings aside
@@ -33,6 +38,9 @@ struct ProblemStats {
   // The failing inputs shown in students' latest gradings, by how many students' show each
   // (most first, then by input), at most limits::kMaxCommonFailures.
   std::vector<CommonFailure> common_failures;
+  // The mistakes named in students' latest gradings (API.md §16), by how many students' name
+  // each (most first, then by name): every one, the library and an author's being few.
+  std::vector<MistakeCount> mistakes;
 };
 
 ProblemStats compute_stats(std::string problem, const StatsInputs& inputs);

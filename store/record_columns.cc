@@ -24,12 +24,30 @@ std::vector<std::string> failing_inputs(const Text& text) {
   return inputs;
 }
 
+// Mistake names are identifiers ([a-z_]): one space between two never splits a name.
+std::string mistakes_text(const std::vector<std::string>& mistakes) {
+  std::string text;
+  for (const std::string& name : mistakes) text += (text.empty() ? "" : " ") + name;
+  return text;
+}
+
 SqlValue tag_field(const SubmissionRecord& r, std::string IdempotencyTag::*field) {
   if (!r.idempotency) return std::monostate{};
   return (*r.idempotency).*field;
 }
 
 }  // namespace
+
+std::vector<std::string> mistakes(const std::optional<std::string>& text) {
+  std::vector<std::string> names;
+  const std::string all = text.value_or("");
+  for (std::size_t start = 0; start < all.size();) {
+    const std::size_t end = std::min(all.find(' ', start), all.size());
+    if (end > start) names.push_back(all.substr(start, end - start));
+    start = end + 1;
+  }
+  return names;
+}
 
 // The order is the decoder's and the binds' (and the INSERT's $n); the migrations fix the
 // table's own order, which no statement relies on.
@@ -91,6 +109,9 @@ const std::array<RecordColumn, kRecordColumnCount> kRecordColumns = {{
     {"lms_resource_link", true,
      [](const SubmissionRecord& r) { return sql_text(r.lms_resource_link); },
      [](SubmissionRecord& r, const Text& t) { r.lms_resource_link = t; }},
+    {"mistakes", true,
+     [](const SubmissionRecord& r) -> SqlValue { return mistakes_text(r.mistakes); },
+     [](SubmissionRecord& r, const Text& t) { r.mistakes = mistakes(t); }},
 }};
 
 const std::string& select_list() {

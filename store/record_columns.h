@@ -27,7 +27,7 @@ struct RecordColumn {
   void (*read)(SubmissionRecord& record, const std::optional<std::string>& text) = nullptr;
 };
 
-inline constexpr std::size_t kRecordColumnCount = 20;
+inline constexpr std::size_t kRecordColumnCount = 21;
 extern const std::array<RecordColumn, kRecordColumnCount> kRecordColumns;
 
 // "id, time_ms, …": every column, in the table's order.
@@ -36,6 +36,9 @@ const std::string& select_list();
 const std::string& list_select_list();
 // "(id, time_ms, …)": the INSERT's column list.
 const std::string& insert_list();
+
+// The names in the mistakes column's text (space-separated; NULL or '' for none).
+std::vector<std::string> mistakes(const std::optional<std::string>& text);
 
 // The record's values, one a column, in the table's order.
 std::vector<SqlValue> binds(const SubmissionRecord& record);

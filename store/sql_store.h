@@ -36,6 +36,8 @@ class SqlStore final : public SubmissionStore {
   Result<WindowUse> gradings_since(const RateScope& scope, TimeMs since, std::int64_t cap) override;
   Result<StatsInputs> stats_inputs(std::string_view problem) override;
   Result<std::vector<SubmissionRecord>> latest_per_student(std::string_view problem) override;
+  Result<std::vector<StudentProblemSummary>> student_summaries(
+      const std::optional<std::string>& problem) override;
 
   Result<std::vector<PassbackItem>> claim_passbacks(TimeMs now, TimeMs lease, int limit) override;
   Result<bool> mark_passback_sent(std::string_view id, int http_status) override;

@@ -49,6 +49,8 @@ struct SubmissionRecord {
   std::optional<IdempotencyTag> idempotency;
   std::optional<std::string> lms_context;        // LTI context id of the launch
   std::optional<std::string> lms_resource_link;  // LTI resource link id of the launch
+  // The names of the mistakes the answer's diagnosis proved (API.md §13), in its order.
+  std::vector<std::string> mistakes;
 };
 
 // What commit() did. When the record's idempotency tag was already taken (by an earlier
@@ -115,6 +117,20 @@ struct StatsInputs {
   std::vector<StudentSummary> students;  // ascending student
 };
 
+// A student's gradings of one problem, summed up for GET /v1/students.csv (API.md §16).
+struct StudentProblemSummary {
+  std::string student;
+  std::string problem;
+  std::int64_t attempts = 0;           // gradings, regradings aside
+  double best_score = 0;               // the best of every grading and regrading
+  std::optional<TimeMs> first_passed;  // the first grading or regrading that passed
+  // The latest grading or regrading.
+  TimeMs latest_time = 0;
+  double latest_score = 0;
+  bool latest_passed = false;
+  std::vector<std::string> latest_mistakes;
+};
+
 class SubmissionRecords {
  public:
   virtual ~SubmissionRecords() = default;
@@ -143,6 +159,10 @@ class SubmissionRecords {
   virtual Result<StatsInputs> stats_inputs(std::string_view problem) = 0;
   // The latest record of every student on `problem`, ascending student.
   virtual Result<std::vector<SubmissionRecord>> latest_per_student(std::string_view problem) = 0;
+  // One summary per student and problem (of `problem` alone when given), records without a
+  // student aside, ascending student then problem (byte order).
+  virtual Result<std::vector<StudentProblemSummary>> student_summaries(
+      const std::optional<std::string>& problem) = 0;
 };
 
 }  // namespace headgrader::store

@@ -64,16 +64,17 @@ INSTANTIATE_TEST_SUITE_P(Backends, RecordColumnsTest,
                          ::testing::Values(Backend::kSqlite, Backend::kPostgres),
                          [](const auto& info) { return testing::backend_name(info.param); });
 
-// The lists as the store's statements named them before they were made from the table.
+// The lists as the store's statements named them before they were made from the table, and the
+// mistakes column (migration 7) after them.
 TEST(RecordColumns, TheListsReadAsTheStatementsWroteThem) {
   EXPECT_EQ(columns::select_list(),
             "id, time_ms, problem, problem_sha256, student, key_name, body, passed, score, "
             "tests_total, tests_passed, tests_failed, failing_inputs, answer, regrade_of, "
-            "idem_scope, idem_key, idem_body_sha256, lms_context, lms_resource_link");
+            "idem_scope, idem_key, idem_body_sha256, lms_context, lms_resource_link, mistakes");
   EXPECT_EQ(columns::list_select_list(),
             "id, time_ms, problem, problem_sha256, student, key_name, '', passed, score, "
             "tests_total, tests_passed, tests_failed, failing_inputs, '', regrade_of, "
-            "idem_scope, idem_key, idem_body_sha256, lms_context, lms_resource_link");
+            "idem_scope, idem_key, idem_body_sha256, lms_context, lms_resource_link, mistakes");
   EXPECT_EQ(columns::insert_list(), "(" + columns::select_list() + ")");
 }
 

@@ -113,7 +113,8 @@ class RecordRoutes : public ::testing::TestWithParam<Backend> {
   // The CSV of every record as its pages of 1 000 (limit, X-Next-Cursor) give it: the header
   // once, then each page's rows.
   std::string paged_export(std::uint16_t port) {
-    std::string paged = "id,time,problem,student,key,passed,score,tests_total,tests_failed\r\n";
+    std::string paged =
+        "id,time,problem,student,key,passed,score,tests_total,tests_failed,mistakes\r\n";
     std::string cursor;
     for (;;) {
       const HttpResponse page = get_whole(
@@ -293,6 +294,35 @@ TEST_P(RecordRoutes, StatsAndRegradeAfterTheProblemChanged) {
   const HttpResponse put =
       call(port, "PUT", "/v1/problems/consonant-anywhere", staff_, problem.dump());
   ASSERT_EQ(put.result(), http::status::ok) << put.body();
+  // A dry run first: who would change, with nothing written (the list and stats as before).
+  const std::size_t kept =
+      Json::parse(call(port, "GET", "/v1/submissions", staff_).body())["submissions"].size();
+  const HttpResponse dry =
+      call(port, "POST", "/v1/problems/consonant-anywhere/regrade?dry_run=true", staff_, "{}");
+  ASSERT_EQ(dry.result(), http::status::ok) << dry.body();
+  const Json would = Json::parse(dry.body());
+  EXPECT_EQ(would["dry_run"], true);
+  EXPECT_EQ(would["regraded"], 3);
+  ASSERT_EQ(would["changed"].size(), 2u);
+  EXPECT_EQ(would["changed"][0]["student"], "ada");
+  EXPECT_TRUE(would["changed"][0]["submission_id"].is_null());
+  EXPECT_TRUE(would["changed"][0]["regrade_of"].is_string());
+  EXPECT_EQ(would["changed"][1]["before"], (Json{{"passed", true}, {"score", 1}}));
+  EXPECT_EQ(would["changed"][1]["after"]["passed"], false);
+  EXPECT_EQ(Json::parse(call(port, "GET", "/v1/submissions", staff_).body())["submissions"].size(),
+            kept);
+  EXPECT_EQ(Json::parse(call(port, "GET", "/v1/problems/consonant-anywhere/stats", staff_)
+                            .body())["students_passed"],
+            2);
+  for (const std::string query :
+       {"?dry_run=yes", "?dry_run=", "?dryrun=true", "?dry_run=true&dry_run=false"}) {
+    const HttpResponse refused =
+        call(port, "POST", "/v1/problems/consonant-anywhere/regrade" + query, staff_, "{}");
+    EXPECT_EQ(refused.result(), http::status::bad_request) << query;
+    EXPECT_EQ(code_of(refused), "bad_request") << query;
+  }
+  EXPECT_EQ(Json::parse(call(port, "GET", "/v1/submissions", staff_).body())["submissions"].size(),
+            kept);
   const HttpResponse regraded =
       call(port, "POST", "/v1/problems/consonant-anywhere/regrade", staff_, "{}");
   ASSERT_EQ(regraded.result(), http::status::ok) << regraded.body();
@@ -366,6 +396,115 @@ TEST_P(RecordRoutes, IntegrityGroupsCopiedHeadsAndNeverShowsTheWeights) {
   EXPECT_EQ(call(port, "HEAD", path, staff_).result(), http::status::ok);
 }
 
+// The handout's head with W_k = [0 1] is the key too soft (its diagnosis says so; softmax of
+// scores 0 and 1 gives 0.73 where 1 is expected), with W_V's rows swapped it is
+// value_rows_swapped: named in the record, counted in stats by each student's latest grading,
+// written in the CSV's last column.
+TEST_P(RecordRoutes, TheRecordStatsAndCsvNameEachGradingsMistakes) {
+  const std::uint16_t port = start();
+  ASSERT_NE(port, 0);
+  grade(port, with_student(kWrongKey, "ada"));  // then swapped: her latest names that
+  const Json ada = Json::parse(grade(port, with_student(kSwappedValues, "ada")).body());
+  const Json bob = Json::parse(grade(port, with_student(kWrongKey, "bob")).body());
+  grade(port, with_student(kWrongKey, "cy"));
+  grade(port, with_student(kHandoutSolution, "dee"));
+  grade(port, with_student(kSwappedValues, "eve"));
+  grade(port, with_student(kWrongKey, "fay"));
+  ASSERT_EQ(bob["diagnosis"][0]["mistake"], "key_too_soft");
+  ASSERT_EQ(ada["diagnosis"][0]["mistake"], "value_rows_swapped");
+
+  const Json record = Json::parse(
+      call(port, "GET", "/v1/submissions/" + bob["submission_id"].get<std::string>(), staff_)
+          .body());
+  EXPECT_EQ(record["mistakes"], Json::parse(R"(["key_too_soft"])"));
+  const Json stats =
+      Json::parse(call(port, "GET", "/v1/problems/consonant-anywhere/stats", staff_).body());
+  EXPECT_EQ(stats["mistakes"], Json::parse(R"([{"mistake": "key_too_soft", "students": 3},
+                                                {"mistake": "value_rows_swapped", "students": 2}])"));
+  const auto rows = testing_csv::parse_csv(call(port, "GET", "/v1/submissions.csv", staff_).body());
+  ASSERT_EQ(rows.size(), 8u);
+  EXPECT_EQ(rows[0].back(), "mistakes");
+  EXPECT_EQ(rows[0].size(), 10u);
+  EXPECT_EQ(rows[1][3], "fay");  // newest first
+  EXPECT_EQ(rows[1].back(), "key_too_soft");
+  EXPECT_EQ(rows[3].back(), "");  // dee passed: none
+}
+
+// One row per student and problem, worked out here from the answers and the records' times:
+// ada failed, passed, then failed again (3 attempts, best 1, latest failing, first passed at
+// her second grading's time); a student named as a formula comes back with its apostrophe.
+TEST_P(RecordRoutes, TheStudentsCsvSumsUpEachStudentsGradingsOfEachProblem) {
+  const std::uint16_t port = start();
+  ASSERT_NE(port, 0);
+  const auto time_of = [&](const Json& answer) {
+    return Json::parse(call(port, "GET",
+                            "/v1/submissions/" + answer["submission_id"].get<std::string>(), staff_)
+                           .body())["time"]
+        .get<std::string>();
+  };
+  grade(port, with_student(kWrongKey, "ada"));
+  const Json passing = Json::parse(grade(port, with_student(kHandoutSolution, "ada")).body());
+  const Json last = Json::parse(grade(port, with_student(kWrongKey, "ada")).body());
+  const Json formula =
+      Json::parse(grade(port, with_student(kSwappedValues, "=cmd|' /C calc'!A0")).body());
+  const std::string proportion =
+      R"({"W_q": [[0, 0]], "W_k": [[0, 0]], "W_V": [[1, 0], [0, 1]], "student": "ada"})";
+  const HttpResponse other =
+      call(port, "POST", "/v1/problems/consonant-proportion/grade", lms_, proportion);
+  ASSERT_EQ(other.result(), http::status::ok) << other.body();
+  grade(port, kHandoutSolution);  // no student: in no row
+
+  const HttpResponse csv = call(port, "GET", "/v1/students.csv", staff_);
+  ASSERT_EQ(csv.result(), http::status::ok) << csv.body();
+  EXPECT_EQ(csv[http::field::content_type], "text/csv; charset=utf-8");
+  EXPECT_EQ(csv[http::field::content_disposition], "attachment; filename=\"students.csv\"");
+  const auto rows = testing_csv::parse_csv(csv.body());
+  ASSERT_EQ(rows.size(), 4u) << csv.body();
+  EXPECT_EQ(rows[0], (std::vector<std::string>{"student", "problem", "attempts", "best_score",
+                                               "latest_score", "passed", "first_passed_at",
+                                               "latest_at", "latest_mistakes"}));
+  // Byte order: '=' (0x3D) before 'a'.
+  EXPECT_EQ(rows[1][0], "'=cmd|' /C calc'!A0");
+  EXPECT_EQ(rows[1][2], "1");
+  EXPECT_EQ(rows[1][5], "false");
+  EXPECT_EQ(rows[1][6], "");
+  EXPECT_EQ(rows[1][7], time_of(formula));
+  EXPECT_EQ(rows[1][8], "value_rows_swapped");
+  const std::vector<std::string>& ada = rows[2];
+  EXPECT_EQ(ada[0], "ada");
+  EXPECT_EQ(ada[1], "consonant-anywhere");
+  EXPECT_EQ(ada[2], "3");
+  EXPECT_EQ(std::stod(ada[3]), 1.0);
+  EXPECT_EQ(std::stod(ada[4]), last["score"].get<double>());
+  EXPECT_EQ(ada[5], "false");
+  EXPECT_EQ(ada[6], time_of(passing));
+  EXPECT_EQ(ada[7], time_of(last));
+  EXPECT_EQ(ada[8], "key_too_soft");
+  EXPECT_EQ(rows[3][0], "ada");
+  EXPECT_EQ(rows[3][1], "consonant-proportion");
+  EXPECT_EQ(rows[3][2], "1");
+
+  // A regrade is no attempt, and is the latest: the file as it is, ada still failing.
+  ASSERT_EQ(call(port, "POST", "/v1/problems/consonant-anywhere/regrade", staff_, "{}").result(),
+            http::status::ok);
+  const HttpResponse one = call(port, "GET", "/v1/students.csv?problem=consonant-anywhere", staff_);
+  ASSERT_EQ(one.result(), http::status::ok);
+  EXPECT_EQ(one[http::field::content_disposition],
+            "attachment; filename=\"students-consonant-anywhere.csv\"");
+  const auto only = testing_csv::parse_csv(one.body());
+  ASSERT_EQ(only.size(), 3u);
+  EXPECT_EQ(only[2][0], "ada");
+  EXPECT_EQ(only[2][2], "3");
+  EXPECT_NE(only[2][7], time_of(last));  // the regrade's time
+
+  EXPECT_EQ(call(port, "GET", "/v1/students.csv?student=ada", staff_).result(),
+            http::status::bad_request);
+  EXPECT_EQ(call(port, "GET", "/v1/students.csv", lms_).result(), http::status::forbidden);
+  EXPECT_EQ(call(port, "GET", "/v1/students.csv").result(), http::status::unauthorized);
+  EXPECT_EQ(call(port, "GET", "/v1/submissions.csv", staff_)[http::field::content_disposition],
+            "attachment; filename=\"submissions.csv\"");
+}
+
 TEST_P(RecordRoutes, IdempotencyKeysAreScopedToTheKeyAndLmsKeysAreCapped) {
   const std::uint16_t port = start({"--rate-limit", "1/1h"});
   ASSERT_NE(port, 0);
@@ -394,7 +533,8 @@ TEST_P(RecordRoutes, IdempotencyKeysAreScopedToTheKeyAndLmsKeysAreCapped) {
   EXPECT_EQ(code_of(last), "rate_limited");
   EXPECT_NE(last.body().find("100 gradings"), std::string::npos) << last.body();
   EXPECT_FALSE(last[http::field::retry_after].empty());
-  // Held at its cap (server/access/keys_at_cap.h): refused again, at once, with its window's time.
+  // Held at its cap (server/access/keys_at_cap.h): refused again, at once, with its window's
+  // time.
   const HttpResponse again = grade(port, kWrongKey);
   EXPECT_EQ(again.result(), http::status::too_many_requests);
   EXPECT_NE(again.body().find("100 gradings"), std::string::npos) << again.body();

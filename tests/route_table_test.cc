@@ -93,8 +93,8 @@ TEST(RouteTable, The404ListsEveryRouteOnceStaffRoutesAfterTheOthers) {
             "/v1/problems/{id}, GET /v1/problems/{id}/stats, POST /v1/problems/{id}/regrade, "
             "GET /v1/problems/{id}/integrity, "
             "GET /v1/passback, POST /v1/passback/{id}/retry, GET /v1/submissions, "
-            "GET /v1/submissions.csv, GET /v1/submissions/{sid}, DELETE /v1/students/{student}, "
-            "GET /v1/audit");
+            "GET /v1/submissions.csv, GET /v1/submissions/{sid}, GET /v1/students.csv, "
+            "DELETE /v1/students/{student}, GET /v1/audit");
 }
 
 }  // namespace

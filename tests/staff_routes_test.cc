@@ -140,8 +140,9 @@ TEST_F(StaffRoutes, CsvParsesBackAsRfc4180WithEveryRecord) {
   EXPECT_EQ(answer[http::field::content_type], "text/csv; charset=utf-8");
   const auto rows = testing_csv::parse_csv(answer.body());
   ASSERT_EQ(rows.size(), 3u);
-  EXPECT_EQ(rows[0], (std::vector<std::string>{"id", "time", "problem", "student", "key", "passed",
-                                               "score", "tests_total", "tests_failed"}));
+  EXPECT_EQ(rows[0],
+            (std::vector<std::string>{"id", "time", "problem", "student", "key", "passed", "score",
+                                      "tests_total", "tests_failed", "mistakes"}));
   EXPECT_EQ(rows[1][3], "O'Brien, \"Bob\"\r\nJr");
   EXPECT_EQ(rows[1][5], "false");
   EXPECT_EQ(rows[2][3], "ada");
@@ -154,6 +155,7 @@ TEST_F(StaffRoutes, CsvParsesBackAsRfc4180WithEveryRecord) {
   EXPECT_EQ(rows[2][8], "0");
   EXPECT_EQ(std::stod(rows[1][6]), bob.score);  // the shortest text that reads back exactly
   EXPECT_EQ(rows[1][8], std::to_string(bob.tests_failed));
+  EXPECT_EQ(rows[2][9], "");  // kept without a diagnosis: no mistake named
 }
 
 TEST_F(StaffRoutes, OneRecordHasTheMatricesAndTheAnswerAsSent) {
@@ -197,7 +199,8 @@ TEST_F(StaffRoutes, RegradeMakesNewRecordsAgainstTheProblemAsItIsNow) {
   // 1/(1+e^-5) ≈ 0.993 on the consonant) no longer passes.
   Problem stricter = consonant_anywhere();
   stricter.tolerance = 1e-4;
-  const Response answer = regrade(stricter, std::string(64, '2'), records_, "staff-1", 11, true);
+  const Response answer =
+      regrade(stricter, std::string(64, '2'), records_, "staff-1", false, 11, true);
   ASSERT_EQ(answer.result(), http::status::ok) << answer.body();
   const Json result = Json::parse(answer.body());
   EXPECT_EQ(result["regraded"], 2);

@@ -88,6 +88,7 @@ TEST_P(StoreTest, ARecordReadsBackAsWrittenAfterReopening) {
   record.lms_context = "ctx";
   record.lms_resource_link = "link";
   record.regrade_of = "0123";
+  record.mistakes = {"key_too_soft", "an_authors_name"};
   commit_ok(record);
   store_->close();
   store_ = reopen();
@@ -115,6 +116,7 @@ TEST_P(StoreTest, ARecordReadsBackAsWrittenAfterReopening) {
   EXPECT_EQ(r.idempotency->body_sha256, std::string(64, 'f'));
   EXPECT_EQ(r.lms_context, "ctx");
   EXPECT_EQ(r.lms_resource_link, "link");
+  EXPECT_EQ(r.mistakes, record.mistakes);
   auto missing = store_->get("ffffffffffff0000000000000000");
   ASSERT_TRUE(missing);
   EXPECT_FALSE(missing->has_value());
@@ -131,6 +133,7 @@ TEST_P(StoreTest, AbsentFieldsStayAbsent) {
   EXPECT_FALSE((*got)->regrade_of);
   EXPECT_FALSE((*got)->idempotency);
   EXPECT_TRUE((*got)->failing_inputs.empty());
+  EXPECT_TRUE((*got)->mistakes.empty());
 }
 
 TEST_P(StoreTest, SchemaIsMigratedOnceAndOpeningAgainChangesNothing) {
@@ -201,6 +204,7 @@ TEST_P(StoreTest, RecordsWrittenUnderTheEarlierSchemaAreCountedAndFoundAfterMigr
   ASSERT_TRUE(latest) << latest.error().message;
   ASSERT_EQ(latest->size(), 1U);
   EXPECT_EQ(latest->front().time, kT0 + 4);
+  EXPECT_TRUE(latest->front().mistakes.empty());  // kept before mistakes were: none named
   auto stats = store.stats_inputs("p");
   ASSERT_TRUE(stats) << stats.error().message;
   EXPECT_EQ(stats->submissions, 6);  // the regrade left out
@@ -555,6 +559,29 @@ TEST(ProblemStats, CountsBinsAndCommonFailuresByHand) {
   EXPECT_EQ(stats.common_failures[1].students, 2);
   EXPECT_EQ(stats.common_failures[2].input, "cb");
   EXPECT_FALSE(compute_stats("p", {}).first_try_pass_rate);
+}
+
+TEST(ProblemStats, MistakesAreCountedOncePerStudentMostFirstThenByName) {
+  StatsInputs inputs;
+  const auto student = [](std::string name, std::vector<std::string> mistakes) {
+    StudentSummary s;
+    s.student = std::move(name);
+    s.latest.tests_total = 10;
+    s.latest.mistakes = std::move(mistakes);
+    return s;
+  };
+  inputs.students = {student("a", {"value_rows_swapped", "key_too_soft"}),
+                     student("b", {"key_too_soft", "key_too_soft"}), student("c", {"zeta_name"}),
+                     student("d", {"value_rows_swapped"}), student("e", {})};
+  const ProblemStats stats = compute_stats("p", inputs);
+  ASSERT_EQ(stats.mistakes.size(), 3u);
+  // 2, 2 (a tie: by name), 1; b's twice counts once.
+  EXPECT_EQ(stats.mistakes[0].mistake, "key_too_soft");
+  EXPECT_EQ(stats.mistakes[0].students, 2);
+  EXPECT_EQ(stats.mistakes[1].mistake, "value_rows_swapped");
+  EXPECT_EQ(stats.mistakes[1].students, 2);
+  EXPECT_EQ(stats.mistakes[2].mistake, "zeta_name");
+  EXPECT_EQ(stats.mistakes[2].students, 1);
 }
 
 // "passback": "best" is decided in the commit (PassbackRequest::best_payload): the best of the

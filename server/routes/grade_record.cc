@@ -109,6 +109,7 @@ store::SubmissionRecord record_of(const Problem& problem, std::string_view probl
   for (const Failure& failure : report.failures) {
     record.failing_inputs.push_back(problem.spell(failure.input));
   }
+  for (const Diagnosis& found : report.diagnosis) record.mistakes.push_back(found.mistake);
   record.answer = with_submission_id(graded.answer, record.id);
   return record;
 }

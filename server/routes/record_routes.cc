@@ -56,6 +56,15 @@ Routed Router::on_submissions_csv(const RouteCall& call) const {
       });
 }
 
+Routed Router::on_students_csv(const RouteCall& call) const {
+  return with_store(call, service_.records,
+                    [](store::SubmissionStore& store, const Request& request) -> Routed {
+                      return {students_csv(store, request_query(request.target()),
+                                           request.version(), request.keep_alive()),
+                              "", std::nullopt};
+                    });
+}
+
 Routed Router::on_submission(const RouteCall& call) const {
   return with_store(
       call, service_.records,
@@ -77,13 +86,19 @@ Routed Router::on_stats(const RouteCall& call) const {
 
 Routed Router::on_regrade(const RouteCall& call) const {
   // The snapshot keeps the entry alive until the regrade has run.
-  return with_store(call, service_.records,
-                    [this, snapshot = call.snapshot, entry = call.entry, who = call.who](
-                        store::SubmissionStore&, const Request& request) -> Routed {
-                      return {regrade(*entry->problem, entry->sha256, service_.records,
-                                      who.key_name, request.version(), request.keep_alive()),
-                              entry->problem->id, std::nullopt};
-                    });
+  return with_store(
+      call, service_.records,
+      [this, snapshot = call.snapshot, entry = call.entry, who = call.who](
+          store::SubmissionStore&, const Request& request) -> Routed {
+        const Result<bool> dry_run = parse_regrade_query(request_query(request.target()));
+        if (!dry_run) {
+          return {error_response(dry_run.error(), request.version(), request.keep_alive()),
+                  entry->problem->id, std::nullopt};
+        }
+        return {regrade(*entry->problem, entry->sha256, service_.records, who.key_name, *dry_run,
+                        request.version(), request.keep_alive()),
+                entry->problem->id, std::nullopt};
+      });
 }
 
 Routed Router::on_integrity(const RouteCall& call) const {

@@ -153,6 +153,7 @@ std::span<const RouteRow> route_table() {
       {.pattern = "/v1/submissions", .methods = read(kStaff, &R::on_submissions)},
       {.pattern = "/v1/submissions.csv", .methods = read(kStaff, &R::on_submissions_csv)},
       {.pattern = "/v1/submissions/{sid}", .methods = read(kStaff, &R::on_submission)},
+      {.pattern = "/v1/students.csv", .methods = read(kStaff, &R::on_students_csv)},
       // A student's data deleted, and the audit of those deletions (API.md §17). The access
       // log shows this path as "/v1/students/{student}" (access_log.h).
       {.pattern = "/v1/students/{student}",

@@ -118,6 +118,7 @@ class Router {
   // The submission record's routes (record_routes.cc).
   Routed on_submissions(const RouteCall& call) const;
   Routed on_submissions_csv(const RouteCall& call) const;
+  Routed on_students_csv(const RouteCall& call) const;
   Routed on_submission(const RouteCall& call) const;
   Routed on_stats(const RouteCall& call) const;
   Routed on_regrade(const RouteCall& call) const;

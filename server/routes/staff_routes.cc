@@ -31,6 +31,19 @@ Response unavailable(const Error& error, unsigned version, bool keep_alive) {
 
 Json nullable(const std::optional<std::string>& text) { return text ? Json(*text) : Json(nullptr); }
 
+// A grading's mistakes in one CSV cell: their names, space-separated ("" for none).
+std::string mistakes_cell(const std::vector<std::string>& mistakes) {
+  std::string cell;
+  for (const std::string& name : mistakes) cell += (cell.empty() ? "" : " ") + name;
+  return cell;
+}
+
+Json strings_json(const std::vector<std::string>& list) {
+  Json array = Json::array();
+  for (const std::string& text : list) array.push_back(text);
+  return array;
+}
+
 Json record_summary(const store::SubmissionRecord& r) {
   Json failing = Json::array();
   for (const auto& input : r.failing_inputs) failing.push_back(input);
@@ -45,6 +58,8 @@ Json record_summary(const store::SubmissionRecord& r) {
       {"score", number_to_json(r.score)},
       {"tests", {{"total", r.tests_total}, {"passed", r.tests_passed}, {"failed", r.tests_failed}}},
       {"failing_inputs", std::move(failing)},
+      // The names of the mistakes its diagnosis proved (API.md §16), in the answer's order.
+      {"mistakes", strings_json(r.mistakes)},
       {"regrade_of", nullable(r.regrade_of)},
       // The LMS course and link of a launched student's grading (§11), else null.
       {"lms", r.lms_context || r.lms_resource_link
@@ -123,11 +138,15 @@ void append_csv_row(std::string& text, const store::SubmissionRecord& r) {
   text += csv_text_cell(r.id) + ',' + format_rfc3339_ms(r.time) + ',' + csv_text_cell(r.problem) +
           ',' + csv_text_cell(r.student.value_or("")) + ',' + csv_text_cell(r.key.value_or("")) +
           ',' + (r.passed ? "true" : "false") + ',' + score_text(r.score) + ',' +
-          std::to_string(r.tests_total) + ',' + std::to_string(r.tests_failed) + "\r\n";
+          std::to_string(r.tests_total) + ',' + std::to_string(r.tests_failed) + ',' +
+          csv_text_cell(mistakes_cell(r.mistakes)) + "\r\n";
 }
 
+// Saved under a name of its own by a browser (the staff page's download), not shown.
+constexpr std::string_view kSubmissionsCsvDisposition = "attachment; filename=\"submissions.csv\"";
+
 constexpr std::string_view kCsvHeader =
-    "id,time,problem,student,key,passed,score,tests_total,tests_failed\r\n";
+    "id,time,problem,student,key,passed,score,tests_total,tests_failed,mistakes\r\n";
 
 // The CSV of every record matching a query, a page of limits::kCsvExportPageRecords rows at a
 // time: the header with the first page (read before the answer's head is sent), then each
@@ -186,6 +205,7 @@ Response list_submissions(store::SubmissionStore& store, std::string_view query,
                                           std::move(page->next_cursor));
     Response response = json_response(http::status::ok, "", version, keep_alive);
     response.set(http::field::content_type, "text/csv; charset=utf-8");
+    response.set(http::field::content_disposition, kSubmissionsCsvDisposition);
     response.erase(http::field::content_length);
     return response;
   }
@@ -224,7 +244,54 @@ Response list_submissions(store::SubmissionStore& store, std::string_view query,
   }
   Response response = json_response(http::status::ok, std::move(text), version, keep_alive);
   response.set(http::field::content_type, "text/csv; charset=utf-8");
+  response.set(http::field::content_disposition, kSubmissionsCsvDisposition);
   if (next) response.set("X-Next-Cursor", *next);
+  return response;
+}
+
+Response students_csv(store::SubmissionStore& store, std::string_view query, unsigned version,
+                      bool keep_alive) {
+  const auto pairs = form_pairs(query);
+  if (!pairs) {
+    return error_answer(bad_parameter("",
+                                      "the query string is not valid: each '%' must be "
+                                      "followed by two hexadecimal digits"),
+                        version, keep_alive);
+  }
+  std::optional<std::string> problem;
+  for (const auto& [name, value] : *pairs) {
+    if (name != "problem") {
+      return error_answer(bad_parameter(name, "unknown parameter \"" + name +
+                                                  "\"; the per-student CSV takes only problem"),
+                          version, keep_alive);
+    }
+    if (problem) {
+      return error_answer(bad_parameter(name, "problem is given twice; give it once"), version,
+                          keep_alive);
+    }
+    problem = value;
+  }
+  if (problem && problem->empty()) problem.reset();  // "?problem=" is no filter
+  auto summaries = store.student_summaries(problem);
+  if (!summaries) return unavailable(summaries.error(), version, keep_alive);
+  std::string text =
+      "student,problem,attempts,best_score,latest_score,passed,first_passed_at,latest_at,"
+      "latest_mistakes\r\n";
+  for (const store::StudentProblemSummary& s : *summaries) {
+    text += csv_text_cell(s.student) + ',' + csv_text_cell(s.problem) + ',' +
+            std::to_string(s.attempts) + ',' + score_text(s.best_score) + ',' +
+            score_text(s.latest_score) + ',' + (s.latest_passed ? "true" : "false") + ',' +
+            (s.first_passed ? format_rfc3339_ms(*s.first_passed) : "") + ',' +
+            format_rfc3339_ms(s.latest_time) + ',' +
+            csv_text_cell(mistakes_cell(s.latest_mistakes)) + "\r\n";
+  }
+  Response response = json_response(http::status::ok, std::move(text), version, keep_alive);
+  response.set(http::field::content_type, "text/csv; charset=utf-8");
+  // A problem's id is [a-z0-9-]: safe in a quoted file name; any other filter is not named.
+  response.set(http::field::content_disposition,
+               "attachment; filename=\"students" +
+                   (problem && is_problem_id(*problem) ? "-" + *problem : std::string()) +
+                   ".csv\"");
   return response;
 }
 
@@ -263,6 +330,10 @@ Response problem_stats(store::SubmissionStore& store, std::string_view problem, 
   }
   Json histogram = Json::array();
   for (const std::int64_t count : stats.score_histogram) histogram.push_back(count);
+  Json mistakes = Json::array();
+  for (const auto& mistake : stats.mistakes) {
+    mistakes.push_back({{"mistake", mistake.mistake}, {"students", mistake.students}});
+  }
   const Json answer = {
       {"problem", stats.problem},
       {"submissions", stats.submissions},
@@ -271,13 +342,36 @@ Response problem_stats(store::SubmissionStore& store, std::string_view problem, 
       {"first_try_pass_rate",
        stats.first_try_pass_rate ? number_to_json(*stats.first_try_pass_rate) : Json(nullptr)},
       {"score_histogram", std::move(histogram)},
-      {"common_failures", std::move(failures)}};
+      {"common_failures", std::move(failures)},
+      {"mistakes", std::move(mistakes)}};
   return json_response(http::status::ok, dump(answer), version, keep_alive);
+}
+
+Result<bool> parse_regrade_query(std::string_view query) {
+  const auto pairs = form_pairs(query);
+  if (!pairs) {
+    return bad_parameter("",
+                         "the query string is not valid: each '%' must be followed by two "
+                         "hexadecimal digits");
+  }
+  std::optional<bool> dry_run;
+  for (const auto& [name, value] : *pairs) {
+    if (name != "dry_run") {
+      return bad_parameter(name, "unknown parameter \"" + name +
+                                     "\"; a regrade takes only dry_run=true or dry_run=false");
+    }
+    if (dry_run) return bad_parameter(name, "dry_run is given twice; give it once");
+    if (value != "true" && value != "false") {
+      return bad_parameter(name, "dry_run must be true or false; it is \"" + value + "\"");
+    }
+    dry_run = value == "true";
+  }
+  return dry_run.value_or(false);
 }
 
 Response regrade(const Problem& problem, std::string_view problem_sha256,
                  const RecordSettings& records, const std::optional<std::string>& staff_key,
-                 unsigned version, bool keep_alive) {
+                 bool dry_run, unsigned version, bool keep_alive) {
   store::SubmissionStore& store = *records.store;
   auto latest = store.latest_per_student(problem.id);
   if (!latest) return unavailable(latest.error(), version, keep_alive);
@@ -305,10 +399,10 @@ Response regrade(const Problem& problem, std::string_view problem_sha256,
     regraded.push_back({&before, std::move(r)});
   }
 
-  // Every commit queued at once (one batch, mostly), then waited for.
+  // Every commit queued at once (one batch, mostly), then waited for; none in a dry run.
   std::vector<std::promise<Result<store::CommitOutcome>>> promises(regraded.size());
   std::vector<std::future<Result<store::CommitOutcome>>> futures;
-  for (std::size_t i = 0; i < regraded.size(); ++i) {
+  for (std::size_t i = 0; i < regraded.size() && !dry_run; ++i) {
     futures.push_back(promises[i].get_future());
     store.commit(regraded[i].after, std::nullopt,
                  [&promises, i](Result<store::CommitOutcome> outcome) {
@@ -318,23 +412,27 @@ Response regrade(const Problem& problem, std::string_view problem_sha256,
   Json changed = Json::array();
   std::optional<Error> failure;
   for (std::size_t i = 0; i < regraded.size(); ++i) {
-    Result<store::CommitOutcome> outcome = futures[i].get();
-    if (!outcome) {
-      failure = outcome.error();
-      continue;
+    if (!dry_run) {
+      Result<store::CommitOutcome> outcome = futures[i].get();
+      if (!outcome) {
+        failure = outcome.error();
+        continue;
+      }
     }
     const store::SubmissionRecord& before = *regraded[i].before;
     const store::SubmissionRecord& after = regraded[i].after;
     if (before.passed == after.passed && before.score == after.score) continue;
-    changed.push_back(
-        {{"student", nullable(after.student)},
-         {"submission_id", after.id},
-         {"before", {{"passed", before.passed}, {"score", number_to_json(before.score)}}},
-         {"after", {{"passed", after.passed}, {"score", number_to_json(after.score)}}}});
+    Json entry = {{"student", nullable(after.student)},
+                  {"submission_id", dry_run ? Json(nullptr) : Json(after.id)},
+                  {"before", {{"passed", before.passed}, {"score", number_to_json(before.score)}}},
+                  {"after", {{"passed", after.passed}, {"score", number_to_json(after.score)}}}};
+    if (dry_run) entry["regrade_of"] = before.id;
+    changed.push_back(std::move(entry));
   }
   if (failure) return unavailable(*failure, version, keep_alive);
   Json answer = {{"regraded", regraded.size()}, {"changed", std::move(changed)}};
   if (!skipped.empty()) answer["skipped"] = std::move(skipped);
+  if (dry_run) answer["dry_run"] = true;
   return json_response(http::status::ok, dump(answer), version, keep_alive);
 }
 

@@ -23,23 +23,39 @@ namespace headgrader::server {
 Result<store::SubmissionQuery> parse_submission_query(std::string_view query, bool csv);
 
 // `csv`: text/csv; charset=utf-8 with the header
-// id,time,problem,student,key,passed,score,tests_total,tests_failed. Without a limit it holds
-// every matching record; with one, a page, and the next cursor in the X-Next-Cursor header.
+// id,time,problem,student,key,passed,score,tests_total,tests_failed,mistakes. Without a limit it
+// holds every matching record; with one, a page, and the next cursor in the X-Next-Cursor header.
 // With `stream`, the CSV of every matching record is not built here: its first page is read
 // (so that a store error is still a clean 503), the answer is the head alone (no body, no
 // Content-Length) and *stream gives the body piece by piece (body_stream.h).
 Response list_submissions(store::SubmissionStore& store, std::string_view query, bool csv,
                           unsigned version, bool keep_alive,
                           std::shared_ptr<BodyStream>* stream = nullptr);
+// GET /v1/students.csv?problem=ID (API.md §16): text/csv; charset=utf-8, one row per student
+// and problem (of ID alone when given), ascending student then problem, with the header
+// student,problem,attempts,best_score,latest_score,passed,first_passed_at,latest_at,
+// latest_mistakes. `passed` and `latest_*` are of the latest grading or regrading (as stats
+// count students_passed); attempts leaves regradings out; best_score and first_passed_at look
+// at both. Errors: bad_request for any other parameter.
+Response students_csv(store::SubmissionStore& store, std::string_view query, unsigned version,
+                      bool keep_alive);
+
 Response get_submission(store::SubmissionStore& store, std::string_view id, unsigned version,
                         bool keep_alive);
 Response problem_stats(store::SubmissionStore& store, std::string_view problem, unsigned version,
                        bool keep_alive);
+// The query string of POST /v1/problems/{id}/regrade: `dry_run` (true|false, default false).
+// Errors: bad_request naming the parameter as field.
+Result<bool> parse_regrade_query(std::string_view query);
+
 // Grades the latest submission of every student on `problem` as it is now; each a new record
 // with regrade_of, keyed to `staff_key`; `problem_sha256` is of the problem's file now.
+// With `dry_run` (API.md §16) the same grading and the same answer, plus "dry_run": true, with
+// nothing written and nothing sent: each changed entry's submission_id is null (no record was
+// made) and its regrade_of names the record it would regrade.
 Response regrade(const Problem& problem, std::string_view problem_sha256,
                  const RecordSettings& records, const std::optional<std::string>& staff_key,
-                 unsigned version, bool keep_alive);
+                 bool dry_run, unsigned version, bool keep_alive);
 
 // 503 store_unavailable for a store that failed to answer `error`.
 Response record_unavailable(const Error& error, unsigned version, bool keep_alive);
