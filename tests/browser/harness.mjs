@@ -10,7 +10,10 @@ import { chromium } from 'playwright-core';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const repo = resolve(here, '../..');
-export const serverBin = process.env.HEADGRADER_SERVER_BIN || join(repo, 'build/server/headgrader-server');
+// Resolved against the folder the suite was started from: the server runs in a temporary one.
+export const serverBin = process.env.HEADGRADER_SERVER_BIN
+  ? resolve(process.env.HEADGRADER_SERVER_BIN)
+  : join(repo, 'build/server/headgrader-server');
 export const chromiumBin = process.env.HEADGRADER_CHROMIUM || '/usr/bin/chromium';
 
 const help = spawnSync(serverBin, ['--help'], { encoding: 'utf8' });
