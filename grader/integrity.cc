@@ -129,7 +129,9 @@ IntegrityReport compare_heads(std::span<const IntegrityEntry> entries,
       reference ? std::optional<Key>(canonical_key(*reference)) : std::nullopt;
 
   IntegrityReport report;
-  for (const auto& [key, group] : by_key(entries, literal)) {
+  // Named, not structured bindings: clang before 16 cannot capture those in a lambda.
+  for (const auto& literal_group : by_key(entries, literal)) {
+    const std::vector<std::size_t>& group = literal_group.second;
     other_variant_copies(entries, group, report.other_variant);
     const std::set<std::string> students = students_of(entries, group);
     if (students.size() < 2) continue;
@@ -140,7 +142,9 @@ IntegrityReport compare_heads(std::span<const IntegrityEntry> entries,
     report.shared.push_back(
         shared_heads(SharedHeads::Kind::kIdentical, entries, group, students, matches_reference));
   }
-  for (const auto& [key, group] : by_key(entries, canonical)) {
+  for (const auto& canonical_group : by_key(entries, canonical)) {
+    const Key& key = canonical_group.first;
+    const std::vector<std::size_t>& group = canonical_group.second;
     const std::set<std::string> students = students_of(entries, group);
     if (students.size() < 2) continue;
     // Heads that are all literally one: the identical group says it already.
