@@ -1,20 +1,29 @@
 #!/usr/bin/env bash
 # End-to-end test of the compose file's `scale` profile: HAProxy in front of three headgrader
-# servers that share one PostgreSQL.
+# servers that share one PostgreSQL, and Prometheus scraping the three.
 #   docker/test-scale.sh [BUILD_DIR]   (BUILD_DIR may also come from the environment; default
 #                                       build; its headgrader-server, if built, gives the
 #                                       reference answer; nothing is compiled here)
 #
 # 1. starts a Docker engine and makes the Debian base images if they are missing
 #    (docker/offline-engine.sh: Debian only, as root, no registry needed);
-# 2. builds the three images: headgrader (docker/Dockerfile, the tag docker/test.sh builds, so
-#    after it this is the build cache only), docker/postgres and docker/haproxy;
+# 2. builds the four images, at once: headgrader (docker/Dockerfile, the tag docker/test.sh
+#    builds, so after it this is the build cache only), docker/postgres, docker/haproxy and
+#    docker/prometheus;
 # 3. starts the profile with 3 replicas on an empty database and waits until PostgreSQL,
-#    HAProxy and its 3 servers are up; the three migrated the schema together, once;
+#    HAProxy and its 3 servers are up, and until Prometheus (its own query API, on the
+#    loopback port published for it) has the 3 replicas as targets up; the three migrated the
+#    schema together, once;
 # 4. grades the handout's consonant-anywhere solution 60 times through HAProxy, 6 at a time,
 #    half of them with distinct Idempotency-Keys: every answer is 200, passed, with a
 #    submission_id, and the native server's answer byte for byte apart from that id; the
-#    replicas' access logs hold the 60 gradings, spread over more than one replica;
+#    replicas' access logs hold the 60 gradings, spread over more than one replica; and
+#    Prometheus' query API comes to report sum(headgrader_gradings_total) = 60, and for each
+#    replica (`instance`, its address) the count of its access log. Exact, because it is
+#    asked here: headgrader_gradings_total counts the gradings run, and every one of these 60
+#    ran exactly once (no key twice, no replica stopped). Later, a replay of a key runs no
+#    grading while the two replicas of step 5 may both run theirs, and the replica stopped in
+#    step 6 takes its counters with it: there the sum would say less than the answers 200;
 # 5. sends one Idempotency-Key with the same body to two replicas at once, straight to their
 #    addresses, then through HAProxy: three times the same answer, one record;
 # 6. stops one replica (docker stop: SIGTERM) while 6 clients grade in a loop (3 with a new
@@ -25,7 +34,11 @@
 #    most one grading per key-less client (each has one in flight), is reported, and leaves
 #    no record (step 7 checks);
 # 7. the records in PostgreSQL are exactly the distinct submission ids answered 200: nothing
-#    lost, nothing twice.
+#    lost, nothing twice;
+# 8. backs the database up with pg_dump (custom format, as docs/operations.md says) while the
+#    servers run, restores it with pg_restore into a new database, and checks that every table
+#    of the two holds the same rows (count and checksum); then a headgrader server started on
+#    the restored database (with a staff key) lists exactly the records of step 7.
 # Prints the time of each part. Every wait has a deadline; the containers, the compose
 # project (with its volumes) and temporary files are removed on exit, the images kept.
 set -euo pipefail
@@ -40,6 +53,7 @@ case $BUILD_DIR in /*) ;; *) BUILD_DIR=$ROOT/$BUILD_DIR ;; esac
 IMAGE=${HEADGRADER_TEST_IMAGE:-headgrader:test}
 POSTGRES_IMAGE=${HEADGRADER_TEST_POSTGRES_IMAGE:-headgrader-postgres:test}
 HAPROXY_IMAGE=${HEADGRADER_TEST_HAPROXY_IMAGE:-headgrader-haproxy:test}
+PROMETHEUS_IMAGE=${HEADGRADER_TEST_PROMETHEUS_IMAGE:-headgrader-prometheus:test}
 REPLICAS=3
 GRADINGS=60      # step 4
 PARALLEL=6       # step 4: at a time
@@ -65,15 +79,18 @@ need_commands curl jq
 start_docker_engine "$ROOT"
 find_compose
 
-# --- images (in parallel: two of the three builds mostly wait for Debian's mirror) -----------
-log "building $IMAGE, $POSTGRES_IMAGE and $HAPROXY_IMAGE"
+# --- images (in parallel: three of the four builds mostly wait for Debian's mirror) ----------
+log "building $IMAGE, $POSTGRES_IMAGE, $HAPROXY_IMAGE and $PROMETHEUS_IMAGE"
 timeout 3600 docker build -f docker/Dockerfile -t "$IMAGE" . >"$TMP/build-headgrader.log" 2>&1 &
 b1=$!
 timeout 1200 docker build -t "$POSTGRES_IMAGE" docker/postgres >"$TMP/build-postgres.log" 2>&1 &
 b2=$!
 timeout 1200 docker build -t "$HAPROXY_IMAGE" docker/haproxy >"$TMP/build-haproxy.log" 2>&1 &
 b3=$!
-for b in "$b1:headgrader" "$b2:postgres" "$b3:haproxy"; do
+timeout 1200 docker build -t "$PROMETHEUS_IMAGE" docker/prometheus \
+  >"$TMP/build-prometheus.log" 2>&1 &
+b4=$!
+for b in "$b1:headgrader" "$b2:postgres" "$b3:haproxy" "$b4:prometheus"; do
   wait "${b%%:*}" ||
     { tail -40 "$TMP/build-${b#*:}.log" >&2; fail "docker build (${b#*:}) failed"; }
 done
@@ -112,6 +129,23 @@ wait_servers_up() {
 }
 gradings_logged() { docker logs "$1" 2>&1 | grep -cF "$GRADE_LINE" || true; }
 sql() { "${COMPOSE[@]}" exec -T postgres psql -X -q -At -v ON_ERROR_STOP=1 -d headgrader -c "$1"; }
+# prom_query QUERY: the instant vector Prometheus answers, one "LABEL VALUE" line a series
+# (LABEL: the series' instance, "-" without one); nothing when it is empty or not answered.
+prom_query() {
+  curl -s --max-time 5 -G --data-urlencode "query=$1" "$PROM_URL/api/v1/query" |
+    jq -r 'select(.status == "success") | .data.result[] | "\(.metric.instance // "-") \(.value[1])"' \
+      2>/dev/null || true
+}
+# prom_wait QUERY WANT SECONDS: until prom_query QUERY prints exactly WANT.
+prom_wait() {
+  local deadline=$((SECONDS + $3)) got=
+  while ((SECONDS < deadline)); do
+    got=$(prom_query "$1")
+    [ "$got" = "$2" ] && return 0
+    sleep 0.5
+  done
+  fail "Prometheus answers $1 with \"$got\", not \"$2\", after $3 s"
+}
 
 # --- the reference answer: the native server of BUILD_DIR, if built --------------------------
 NATIVE_BIN=$(find "$BUILD_DIR" -type f -name headgrader-server -perm -u+x -print -quit \
@@ -127,18 +161,21 @@ fi
 
 # --- 3. the profile, 3 replicas --------------------------------------------------------------
 export HEADGRADER_IMAGE=$IMAGE HEADGRADER_POSTGRES_IMAGE=$POSTGRES_IMAGE \
-  HEADGRADER_HAPROXY_IMAGE=$HAPROXY_IMAGE HEADGRADER_PUBLISH=127.0.0.1: \
+  HEADGRADER_HAPROXY_IMAGE=$HAPROXY_IMAGE HEADGRADER_PROMETHEUS_IMAGE=$PROMETHEUS_IMAGE \
+  HEADGRADER_PUBLISH=127.0.0.1: HEADGRADER_PROMETHEUS_PUBLISH=127.0.0.1: \
   HEADGRADER_PG_PASSWORD=test-$RUN_ID-$RANDOM$RANDOM
 unset HEADGRADER_PROBLEMS COMPOSE_PROFILES
 COMPOSE=("${COMPOSE_CMD[@]}" -p "$PROJECT" -f "$ROOT/docker/compose.yaml" --profile scale)
 "${COMPOSE[@]}" config -q || fail "docker/compose.yaml is invalid"
 T_UP=$SECONDS
-timeout 180 "${COMPOSE[@]}" up -d --no-build --scale "headgrader-scaled=$REPLICAS" haproxy \
-  >"$TMP/compose-up.log" 2>&1 || { cat "$TMP/compose-up.log" >&2; fail "compose up failed"; }
+timeout 180 "${COMPOSE[@]}" up -d --no-build --scale "headgrader-scaled=$REPLICAS" \
+  haproxy prometheus >"$TMP/compose-up.log" 2>&1 ||
+  { cat "$TMP/compose-up.log" >&2; fail "compose up failed"; }
 ! "${COMPOSE_CMD[@]}" -p "$PROJECT" -f "$ROOT/docker/compose.yaml" ps -q headgrader | grep -q . ||
   fail "the default profile's server started beside the scale profile"
 PG_CID=$("${COMPOSE[@]}" ps -q postgres)
 HAPROXY_CID=$("${COMPOSE[@]}" ps -q haproxy)
+PROM_CID=$("${COMPOSE[@]}" ps -q prometheus)
 mapfile -t REPLICA_CIDS < <("${COMPOSE[@]}" ps -q headgrader-scaled)
 ((${#REPLICA_CIDS[@]} == REPLICAS)) ||
   fail "${#REPLICA_CIDS[@]} replicas are running, not $REPLICAS"
@@ -149,6 +186,12 @@ wait_healthy "$HAPROXY_CID" 60 # its own check asks every 2 s whether a server i
 port=$(host_port "$HAPROXY_CID")
 URL=http://127.0.0.1:$port
 log "PostgreSQL healthy, HAProxy on $URL with $REPLICAS servers up, $((SECONDS - T_UP)) s after up"
+wait_healthy "$PROM_CID" 60
+PROM_URL=http://$(docker port "$PROM_CID" 9090/tcp | awk 'NR == 1 {print $NF}')
+# Its targets come from Docker's DNS (the service's name), so this also says that it finds
+# every replica there.
+prom_wait 'count(up{job="headgrader"} == 1)' "- $REPLICAS" 60
+log "Prometheus on $PROM_URL scrapes $REPLICAS replicas, all up, $((SECONDS - T_UP)) s after up"
 # Three servers migrated one empty database at the same moment: each version exactly once.
 versions=$(sql "SELECT count(*) || ' ' || count(DISTINCT version) || ' ' || max(version)
                 FROM schema_version")
@@ -191,6 +234,22 @@ done
 ((serving >= 2)) || fail "all $GRADINGS gradings came from one replica (${counts[*]})"
 log "$GRADINGS gradings through HAProxy: all 200 and passed$([ -n "$NATIVE_BIN" ] &&
   echo ", the native answer byte for byte"); per replica: ${counts[*]}"
+# What Prometheus scraped: the sum over the replicas, and each replica's own count, which is
+# what its access log holds (the instance is its address and the metrics port).
+t_scraped=$SECONDS
+prom_wait 'sum(headgrader_gradings_total)' "- $GRADINGS" 30
+want=
+for i in "${!REPLICA_CIDS[@]}"; do
+  want+="$(ip_of "${REPLICA_CIDS[$i]}"):9100 ${counts[$i]}"$'\n'
+done
+want=$(sort <<<"$want" | sed '/^$/d')
+got=$(prom_query 'sum by (instance) (headgrader_gradings_total)' | sort)
+[ "$got" = "$want" ] || fail "Prometheus' headgrader_gradings_total by instance:
+$got
+and the replicas' access logs:
+$want"
+log "Prometheus' query API: sum(headgrader_gradings_total) = $GRADINGS, each replica's its" \
+  "access log's, $((SECONDS - t_scraped)) s after the last answer"
 
 # --- 5. one Idempotency-Key at two replicas at once ------------------------------------------
 DUP_KEY=scale-$RUN_ID-twice
@@ -308,6 +367,81 @@ if ! cmp -s "$TMP/answered-distinct" "$TMP/record-ids"; then
 fi
 log "PostgreSQL holds $records records: exactly the $distinct distinct submission ids of the" \
   "$answers answers 200"
+
+# --- 8. pg_dump, pg_restore into a new database, a server on it ------------------------------
+# As docs/operations.md says, with the servers running; in the PostgreSQL container, whose
+# client tools are its server's version, over TCP as the role headgrader. The new database is
+# made by the superuser (the role may not create databases) and owned by the role.
+t_dump=$SECONDS
+pg() { docker exec -e "PGPASSWORD=$HEADGRADER_PG_PASSWORD" "$PG_CID" "$@"; }
+PG_LOCAL=postgresql://headgrader@127.0.0.1:5432
+pg pg_dump --format=custom --file=/tmp/headgrader.dump "$PG_LOCAL/headgrader" ||
+  fail "pg_dump failed"
+dump_bytes=$(docker exec "$PG_CID" stat -c %s /tmp/headgrader.dump)
+docker exec "$PG_CID" createdb --owner=headgrader headgrader_restored
+pg pg_restore --no-owner --exit-on-error --dbname="$PG_LOCAL/headgrader_restored" \
+  /tmp/headgrader.dump || fail "pg_restore failed"
+# db_rows DB: each table of the schema, its row count and the MD5 of its rows (as text, sorted),
+# in one psql session (\gexec runs the query made for each table).
+db_rows() {
+  docker exec -i "$PG_CID" psql -X -q -At -v ON_ERROR_STOP=1 -d "$1" <<'SQL'
+SELECT format('SELECT %L || '' '' || count(*) || '' '' ||
+                      md5(coalesce(string_agg(r::text, E''\n'' ORDER BY r::text), ''''))
+               FROM %I r', table_name, table_name)
+FROM information_schema.tables
+WHERE table_schema = 'public' AND table_type = 'BASE TABLE'
+ORDER BY table_name \gexec
+SQL
+}
+db_rows headgrader >"$TMP/rows-original"
+db_rows headgrader_restored >"$TMP/rows-restored"
+grep -q "^submissions $records " "$TMP/rows-original" ||
+  { cat "$TMP/rows-original" >&2; fail "the original's submissions are not the $records records"; }
+if ! cmp -s "$TMP/rows-original" "$TMP/rows-restored"; then
+  diff "$TMP/rows-original" "$TMP/rows-restored" >&2 || true
+  fail "the restored database differs from the original (table, rows, MD5 above)"
+fi
+tables=$(wc -l <"$TMP/rows-original")
+# A server on the restored database, beside the replicas, with a staff key: its list of
+# records is the ids of step 7.
+mkdir -m 0777 "$TMP/keys"
+docker run --rm --entrypoint headgrader -v "$TMP/keys:/keys" "$IMAGE" \
+  keys add --keys /keys/keys --name restore-check --role staff >"$TMP/keys/key" \
+  2>"$TMP/keys.err" || { cat "$TMP/keys.err" >&2; fail "headgrader keys add failed"; }
+STAFF_KEY=$(cat "$TMP/keys/key")
+network=$(docker inspect -f '{{range $name, $n := .NetworkSettings.Networks}}{{$name}}{{end}}' \
+  "$PG_CID")
+restored=headgrader-restored-$RUN_ID
+CONTAINERS+=("$restored")
+docker run -d --name "$restored" --network "$network" --read-only --cap-drop ALL \
+  --tmpfs /var/lib/headgrader:size=1m -v "$TMP/keys:/keys:ro" "$IMAGE" \
+  --problems /srv/headgrader/problems --address 0.0.0.0 --port 8080 --keys /keys/keys \
+  --store "postgresql://headgrader:$HEADGRADER_PG_PASSWORD@postgres:5432/headgrader_restored" \
+  >/dev/null
+restored_url=http://$(ip_of "$restored"):8080
+deadline=$((SECONDS + 30))
+until [ "$(curl -s --max-time 2 -o /dev/null -w '%{http_code}' "$restored_url/readyz")" = 200 ]; do
+  ((SECONDS < deadline)) ||
+    { docker logs --tail 20 "$restored" >&2; fail "the server on the restored database is not ready"; }
+  sleep 0.2
+done
+: >"$TMP/listed-ids"
+cursor=
+while :; do
+  curl -s --max-time 10 -H "Authorization: Bearer $STAFF_KEY" -o "$TMP/page.json" \
+    "$restored_url/v1/submissions?limit=1000${cursor:+&cursor=$cursor}" ||
+    fail "GET /v1/submissions on the restored database failed"
+  jq -r '.submissions[].id' "$TMP/page.json" >>"$TMP/listed-ids" ||
+    { head -c 500 "$TMP/page.json" >&2; fail "GET /v1/submissions: not a list of records"; }
+  cursor=$(jq -r '.next_cursor // empty' "$TMP/page.json")
+  [ -n "$cursor" ] || break
+done
+sort "$TMP/listed-ids" | cmp -s - "$TMP/record-ids" ||
+  fail "the server on the restored database lists $(wc -l <"$TMP/listed-ids") records, not" \
+    "the $records of the original"
+log "pg_dump ($dump_bytes bytes, custom format) restored by pg_restore into a new database:" \
+  "its $tables tables the original's rows; a server on it lists the $records records;" \
+  "$((SECONDS - t_dump)) s"
 
 T_END=$SECONDS
 log "time: images $((T_BUILT - T0)) s (cached: the build cache only); the test after them" \
