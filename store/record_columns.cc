@@ -136,6 +136,18 @@ const std::string& list_select_list() {
   return list;
 }
 
+const std::string& body_select_list() {
+  static const std::string list = [] {
+    std::string text;
+    for (const RecordColumn& column : kRecordColumns) {
+      const bool read = column.listed || column.name == "body";
+      text += (text.empty() ? "" : ", ") + (read ? std::string(column.name) : "''");
+    }
+    return text;
+  }();
+  return list;
+}
+
 const std::string& insert_list() {
   static const std::string list = "(" + select_list() + ")";
   return list;

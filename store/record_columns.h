@@ -34,6 +34,8 @@ extern const std::array<RecordColumn, kRecordColumnCount> kRecordColumns;
 const std::string& select_list();
 // The same with '' in place of the columns the list leaves out.
 const std::string& list_select_list();
+// The same with the body read too, and '' for the answer alone (the larger of the two).
+const std::string& body_select_list();
 // "(id, time_ms, …)": the INSERT's column list.
 const std::string& insert_list();
 

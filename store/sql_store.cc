@@ -131,9 +131,9 @@ Result<std::optional<SubmissionRecord>> SqlStore::get(std::string_view id) {
 }
 
 Result<SubmissionPage> SqlStore::list(const SubmissionQuery& query) {
-  std::string sql = "SELECT " +
-                    (query.with_bodies ? columns::select_list() : columns::list_select_list()) +
-                    " FROM submissions WHERE 1 = 1";
+  std::string sql =
+      "SELECT " + (query.with_bodies ? columns::body_select_list() : columns::list_select_list()) +
+      " FROM submissions WHERE 1 = 1";
   std::vector<SqlValue> params;
   const auto add = [&](std::string_view condition, SqlValue value) {
     params.push_back(std::move(value));

@@ -83,7 +83,8 @@ struct SubmissionQuery {
   std::optional<TimeMs> until;
   int limit = limits::kDefaultListLimit;  // 1..limits::kMaxListLimit
   std::string cursor;                     // "" for the first page, else a next_cursor
-  // The list leaves each record's body and answer "" (they are large), unless asked for them.
+  // The list leaves each record's body and answer "" (they are large); with this, it reads the
+  // body (the matrices as sent), the answer still "".
   bool with_bodies = false;
 };
 

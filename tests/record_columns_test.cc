@@ -11,8 +11,6 @@
 #include <string>
 #include <vector>
 
-#include "postgres/postgres_connection.h"
-#include "sqlite/sqlite_connection.h"
 #include "store_test_support.h"
 #include "submission_store.h"
 
@@ -39,8 +37,7 @@ class RecordColumnsTest : public ::testing::TestWithParam<Backend> {
 };
 
 TEST_P(RecordColumnsTest, EveryColumnOfTheMigratedTableIsInTheTableOnce) {
-  auto raw = GetParam() == Backend::kPostgres ? PostgresConnection::open(db_->url())
-                                              : SqliteConnection::open(db_->folder() / "store.db");
+  auto raw = db_->connect();
   ASSERT_TRUE(raw) << raw.error().message;
   auto found =
       (*raw)->query(GetParam() == Backend::kPostgres
@@ -73,6 +70,11 @@ TEST(RecordColumns, TheListsReadAsTheStatementsWroteThem) {
             "idem_scope, idem_key, idem_body_sha256, lms_context, lms_resource_link, mistakes");
   EXPECT_EQ(columns::list_select_list(),
             "id, time_ms, problem, problem_sha256, student, key_name, '', passed, score, "
+            "tests_total, tests_passed, tests_failed, failing_inputs, '', regrade_of, "
+            "idem_scope, idem_key, idem_body_sha256, lms_context, lms_resource_link, mistakes");
+  // The integrity route's: the matrices without the answers.
+  EXPECT_EQ(columns::body_select_list(),
+            "id, time_ms, problem, problem_sha256, student, key_name, body, passed, score, "
             "tests_total, tests_passed, tests_failed, failing_inputs, '', regrade_of, "
             "idem_scope, idem_key, idem_body_sha256, lms_context, lms_resource_link, mistakes");
   EXPECT_EQ(columns::insert_list(), "(" + columns::select_list() + ")");

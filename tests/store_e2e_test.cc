@@ -15,9 +15,7 @@
 #include "headgrader/grade.h"
 #include "headgrader/report.h"
 #include "headgrader/submission.h"
-#include "postgres/postgres_connection.h"
 #include "server_harness.h"
-#include "sqlite/sqlite_connection.h"
 #include "store_test_support.h"
 #include "submission_store.h"
 #include "test_support.h"
@@ -80,9 +78,7 @@ std::unique_ptr<store::SubmissionStore> open_or_fail(const std::string& url) {
 
 // A raw connection to the test database, to break it from outside the server.
 std::unique_ptr<store::SqlConnection> raw_connection(const TestDatabase& db) {
-  auto opened = db.backend() == Backend::kSqlite
-                    ? store::SqliteConnection::open(db.folder() / "store.db")
-                    : store::PostgresConnection::open(db.url());
+  auto opened = db.connect();
   EXPECT_TRUE(opened);
   return opened ? std::move(opened).value() : nullptr;
 }

@@ -140,8 +140,7 @@ TEST_P(StoreTest, SchemaIsMigratedOnceAndOpeningAgainChangesNothing) {
   store_->close();
   for (int i = 0; i < 2; ++i) ASSERT_TRUE(reopen());
   // The version table holds one row per migration, not one per start.
-  auto raw = GetParam() == Backend::kPostgres ? PostgresConnection::open(db_->url())
-                                              : SqliteConnection::open(db_->folder() / "store.db");
+  auto raw = db_->connect();
   ASSERT_TRUE(raw) << raw.error().message;
   auto rows = (*raw)->query("SELECT COUNT(*), MAX(version) FROM schema_version", {});
   ASSERT_TRUE(rows) << rows.error().message;
@@ -157,9 +156,7 @@ TEST_P(StoreTest, RecordsWrittenUnderTheEarlierSchemaAreCountedAndFoundAfterMigr
   auto earlier = testing::TestDatabase::make(GetParam());
   ASSERT_TRUE(earlier);
   {
-    auto raw = GetParam() == Backend::kPostgres
-                   ? PostgresConnection::open(earlier->url())
-                   : SqliteConnection::open(earlier->folder() / "store.db");
+    auto raw = earlier->connect();
     ASSERT_TRUE(raw) << raw.error().message;
     SqlConnection& db = **raw;
     ASSERT_TRUE(db.exec_script("CREATE TABLE schema_version (version INTEGER NOT NULL)"));

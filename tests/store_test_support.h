@@ -16,6 +16,7 @@
 #include <string>
 
 #include "postgres/postgres_connection.h"
+#include "sqlite/sqlite_connection.h"
 #include "submission_store.h"
 
 namespace headgrader::store::testing {
@@ -88,6 +89,11 @@ class TestDatabase {
   const std::string& url() const { return url_; }
   Backend backend() const { return backend_; }
   const std::filesystem::path& folder() const { return folder_; }
+  // A connection to the database itself (not a store), to read or break what a store holds.
+  Result<std::unique_ptr<SqlConnection>> connect() const {
+    return backend_ == Backend::kSqlite ? SqliteConnection::open(folder_ / "store.db")
+                                        : PostgresConnection::open(url_);
+  }
 
  private:
   TestDatabase() = default;

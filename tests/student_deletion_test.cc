@@ -17,9 +17,8 @@
 #include <vector>
 
 #include "common/rfc3339.h"
-#include "postgres/postgres_connection.h"
+#include "operations_support.h"
 #include "server_harness.h"
-#include "sqlite/sqlite_connection.h"
 #include "store_test_support.h"
 #include "submission_store.h"
 #include "test_support.h"
@@ -109,10 +108,8 @@ class StudentDeletion : public ::testing::TestWithParam<Backend> {
     fs::create_directories(root_ / "problems");
     fs::copy_file(fs::path(headgrader::testing::kProblemsDir) / "consonant-anywhere.json",
                   root_ / "problems" / "consonant-anywhere.json");
-    const std::string cli = HEADGRADER_CLI_BIN;
-    const std::string keys = (root_ / "keys.json").string();
-    staff_ = shell_output(cli + " keys add --keys " + keys + " --name ta --role staff");
-    lms_ = shell_output(cli + " keys add --keys " + keys + " --name canvas --role lms");
+    staff_ = headgrader::testing::add_key(root_ / "keys.json", "ta", "staff");
+    lms_ = headgrader::testing::add_key(root_ / "keys.json", "canvas", "lms");
     ASSERT_EQ(staff_.size(), 43u);
   }
   void TearDown() override {
@@ -128,9 +125,7 @@ class StudentDeletion : public ::testing::TestWithParam<Backend> {
   }
   // A connection to the database itself, to read what the store holds.
   std::unique_ptr<store::SqlConnection> raw() {
-    auto opened = GetParam() == Backend::kSqlite
-                      ? store::SqliteConnection::open(db_->folder() / "store.db")
-                      : store::PostgresConnection::open(db_->url());
+    auto opened = db_->connect();
     EXPECT_TRUE(opened) << opened.error().message;
     return opened ? std::move(opened).value() : nullptr;
   }

@@ -15,12 +15,6 @@ HeadWeights in_problem_coordinates(const Problem&, const store::SubmissionRecord
   return sent;
 }
 
-Json strings_json(const std::vector<std::string>& list) {
-  Json array = Json::array();
-  for (const std::string& text : list) array.push_back(text);
-  return array;
-}
-
 }  // namespace
 
 Response problem_integrity(store::SubmissionStore& store, const Problem& problem, unsigned version,
@@ -59,8 +53,8 @@ Response problem_integrity(store::SubmissionStore& store, const Problem& problem
     shared.push_back(
         {{"kind",
           group.kind == SharedHeads::Kind::kIdentical ? "identical" : "same_after_relabeling"},
-         {"students", strings_json(group.students)},
-         {"submission_ids", strings_json(group.submission_ids)},
+         {"students", Json(group.students)},
+         {"submission_ids", Json(group.submission_ids)},
          {"matches_reference", group.matches_reference}});
   }
   Json other = Json::array();

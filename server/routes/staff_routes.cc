@@ -38,12 +38,6 @@ std::string mistakes_cell(const std::vector<std::string>& mistakes) {
   return cell;
 }
 
-Json strings_json(const std::vector<std::string>& list) {
-  Json array = Json::array();
-  for (const std::string& text : list) array.push_back(text);
-  return array;
-}
-
 Json record_summary(const store::SubmissionRecord& r) {
   Json failing = Json::array();
   for (const auto& input : r.failing_inputs) failing.push_back(input);
@@ -59,7 +53,7 @@ Json record_summary(const store::SubmissionRecord& r) {
       {"tests", {{"total", r.tests_total}, {"passed", r.tests_passed}, {"failed", r.tests_failed}}},
       {"failing_inputs", std::move(failing)},
       // The names of the mistakes its diagnosis proved (API.md §16), in the answer's order.
-      {"mistakes", strings_json(r.mistakes)},
+      {"mistakes", Json(r.mistakes)},
       {"regrade_of", nullable(r.regrade_of)},
       // The LMS course and link of a launched student's grading (§11), else null.
       {"lms", r.lms_context || r.lms_resource_link
