@@ -134,6 +134,25 @@ inline constexpr int kSolveMaxFailingListed = 10;
 inline constexpr int kSolveRouteDefaultSeconds = 10;
 inline constexpr int kSolveRouteMaxSeconds = 60;
 
+// --- A problem for each student (API.md §15; grader/variant.cc, server/catalog/) -----------
+// `variants.feature_scales`: a handful of scales to draw each row's from; the variant id
+// writes one index per row, so a few suffice to make rows differ.
+inline constexpr std::size_t kMaxFeatureScales = 16;
+// A `feature_names` entry labels a row on the student's page: a word or two.
+inline constexpr std::size_t kMaxFeatureNameBytes = 64;
+// A variant id (grader/variant.h) writes a permutation of n_e (≤ kMaxMatrixColumns) rows, a
+// scale index per row and a permutation of n_v (≤ kMaxMatrixRows) outputs, each number at
+// most two digits and a dot: about 600 bytes at worst. Longer is refused before it is read.
+inline constexpr std::size_t kMaxVariantIdBytes = 1024;
+// --variant-secret: the HMAC key of a student's variant (API.md §15 fixes 32 bytes or more);
+// a file far longer than any key is a wrong file.
+inline constexpr std::size_t kMinVariantSecretBytes = 32;
+inline constexpr std::size_t kMaxVariantSecretBytes = 64 * 1024;
+// Proved variants kept per server, keyed by (problem, variant id), not by student: a problem
+// has n_e!·|feature_scales|^n_e·n_v! variants at most, a dozen or so for the handout's, so a
+// class of any size costs a few proofs; the bound keeps a large problem's from growing.
+inline constexpr std::size_t kMaxCachedVariants = 1024;
+
 // --- HTTP (API.md §5, §6) --------------------------------------------------------------------
 // The port when --port is not given (API.md §6).
 inline constexpr std::uint16_t kDefaultPort = 8080;

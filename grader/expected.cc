@@ -141,7 +141,11 @@ std::optional<EvaluationFault> run(const Expected::Program& p, const PrefixFacts
       }
     }
   }
-  std::copy_n(slot, p.output_size, out.begin());
+  if (p.output_order.empty()) {
+    std::copy_n(slot, p.output_size, out.begin());
+  } else {
+    for (std::size_t j = 0; j < p.output_size; ++j) out[j] = slot[p.output_order[j]];
+  }
   return std::nullopt;
 }
 
@@ -153,6 +157,18 @@ std::optional<EvaluationFault> run(const Expected::Program& p, const PrefixFacts
 }
 
 }  // namespace
+
+Expected Expected::with_outputs(std::span<const std::size_t> order) const {
+  assert(order.size() == program_->output_size);
+  auto program = std::make_unique<Program>(*program_);
+  program->output_order.resize(order.size());
+  for (std::size_t j = 0; j < order.size(); ++j) {
+    // Composed with this one's own order, so that a reordered expression reorders again.
+    program->output_order[j] = program_->output_order.empty() ? static_cast<std::uint32_t>(order[j])
+                                                              : program_->output_order[order[j]];
+  }
+  return Expected(std::move(program));
+}
 
 std::optional<EvaluationFault> Expected::evaluate(const PrefixFacts& facts,
                                                   std::span<double> out) const {

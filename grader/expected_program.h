@@ -66,6 +66,8 @@ struct Expected::Program {
   std::size_t alphabet_size = 0;
   std::vector<unsigned char> membership;  // [class * alphabet_size + token]
   std::optional<ExpectedWindow> window;   // Expected::window(), set when the program is made
+  // Output j is slot output_order[j] (Expected::with_outputs); empty: output j is slot j.
+  std::vector<std::uint32_t> output_order;
 };
 
 namespace expected_program {

@@ -14,10 +14,10 @@ namespace headgrader {
 namespace {
 
 // "$schema" is not a problem field: editors read it to find problems/schema/problem.schema.json.
-constexpr std::array<const char*, 18> kFields = {
-    "id",        "title",   "statement", "alphabet", "classes",  "W_E",
-    "W_P",       "submit",  "given",     "scale",    "causal",   "expected",
-    "tolerance", "strings", "reference", "passback", "mistakes", "$schema"};
+constexpr std::array<const char*, 20> kFields = {
+    "id",        "title",    "statement", "alphabet", "classes",       "W_E",       "W_P",
+    "submit",    "given",    "scale",     "causal",   "expected",      "tolerance", "strings",
+    "reference", "passback", "mistakes",  "variants", "feature_names", "$schema"};
 
 // Levenshtein distance, for "did you mean".
 std::size_t edit_distance(const std::string& a, const std::string& b) {
@@ -307,6 +307,7 @@ void read_problem_fields(const Json& json, const std::string& file_name, Problem
   if (auto statement = read_string(json, "statement", defects)) p.statement = *statement;
   read_alphabet_and_classes(json, p, defects);
   read_embeddings(json, p, defects);
+  read_variant_fields(json, p, defects);
   read_head_options(json, p, defects);
   read_problem_strings(json, p, defects);
 

@@ -40,6 +40,8 @@ std::optional<Matrix> read_matrix(const Json& value, const std::string& field, D
 std::string expected_error_text(std::string_view source, const ExpectedSyntaxError& error);
 // Reads `mistakes` (author_mistakes.cc); needs the classes and n_v read.
 void read_author_mistakes(const Json& json, ProblemSpec& problem, DefectList& defects);
+// Reads `variants` and `feature_names` (variant_fields.cc); needs n_e read.
+void read_variant_fields(const Json& json, ProblemSpec& problem, DefectList& defects);
 // Flags keys of `object` not in `known`, suggesting the nearest known one.
 void check_unknown_keys(const Json& object, std::span<const char* const> known,
                         const std::string& prefix, DefectList& defects);

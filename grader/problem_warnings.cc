@@ -1,6 +1,7 @@
 #include "headgrader/problem_warnings.h"
 
 #include <algorithm>
+#include <regex>
 
 #include "headgrader/grade.h"
 #include "headgrader/report.h"
@@ -36,6 +37,22 @@ std::vector<ProblemWarning> problem_warnings(const Problem& problem) {
                                 "\" more than once; once is enough (a typo for another letter?)"});
         break;
       }
+    }
+  }
+  if (problem.variants.permute_features || problem.variants.permute_outputs) {
+    // The words a statement names a row or a component by its place with (the header's rule).
+    static const std::regex kRowOrder(
+        R"(\b(rows?|columns?|features?|dimensions?|components?|entry|entries)\s+\d)"
+        R"(|\b(\d+(st|nd|rd|th)|first|second|third|fourth|last|top|bottom)\s+)"
+        R"((rows?|columns?|features?|dimensions?|components?|entry|entries)\b)",
+        std::regex::icase);
+    std::smatch found;
+    if (std::regex_search(problem.statement, found, kRowOrder)) {
+      warnings.push_back(
+          {"statement", "speaks of \"" + found.str() +
+                            "\" while `variants` reorders the rows or outputs, so a student's "
+                            "row or component there is not the one meant; name it instead "
+                            "(feature_names are shown beside W_E) or turn off the reordering"});
     }
   }
   // The reference's shapes (n_q included), with every submitted matrix set to 0.

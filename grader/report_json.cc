@@ -130,6 +130,7 @@ Json problem_to_json(const Problem& p) {
            {"alphabet", p.alphabet},
            {"classes", std::move(classes)},
            {"W_E", matrix_to_json(p.head.W_E)}};
+  if (!p.feature_names.empty()) out["feature_names"] = strings_of(p.feature_names);
   if (p.head.W_P) out["W_P"] = matrix_to_json(*p.head.W_P);
   out["submit"] = strings_of(p.submit);
   out["given"] = std::move(given);
@@ -142,6 +143,7 @@ Json problem_to_json(const Problem& p) {
                         {"random", p.strings.random},
                         {"seed", p.strings.seed},
                         {"examples", strings_of(p.strings.examples)}};
+  if (!p.variant.empty()) out["variant"] = p.variant;
   return out;
 }
 

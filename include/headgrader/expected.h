@@ -98,6 +98,11 @@ class Expected {
   // branch not taken; on a fault `out` is left unchanged. Values may be non-finite only
   // through overflow. Does not allocate.
   std::optional<EvaluationFault> evaluate(const PrefixFacts& facts, std::span<double> out) const;
+  // The same expression with its outputs in another order: output j of the result is output
+  // order[j] of this one (precondition: order is a permutation of 0 … output_size() − 1). A
+  // student's variant (headgrader/variant.h) asks for its outputs so, without rewriting the
+  // source; it reads the same positions and classes and faults where this one does.
+  Expected with_outputs(std::span<const std::size_t> order) const;
 
   struct Program;  // the compiled form; defined in grader/expected_program.h
 

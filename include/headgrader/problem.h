@@ -75,6 +75,15 @@ struct AuthorMistake {
   std::shared_ptr<const Expected> expected;  // expected_source parsed
 };
 
+// `variants` of a problem file (API.md §15): how each student's copy is relabeled
+// (headgrader/variant.h). All off: every student gets the problem as written.
+struct VariantOptions {
+  bool permute_features = false;       // the rows of W_E and W_P in another order
+  bool permute_outputs = false;        // the components of `expected` in another order
+  std::vector<double> feature_scales;  // each row times one of these (each > 0); empty: 1
+  bool any() const { return permute_features || permute_outputs || !feature_scales.empty(); }
+};
+
 // A problem file as read: each field typed and checked on its own, defaults filled in.
 // Nothing here is proven about the fields together (that is derive's work), so a copy may be
 // edited, e.g. by a test that wants another tested set, and derived again; derive relies on
@@ -94,6 +103,11 @@ struct ProblemSpec {
   StringSpec strings;
   PassbackScore passback = PassbackScore::kBest;  // "passback": "best" | "latest"
   std::vector<AuthorMistake> mistakes;            // "mistakes", in the file's order
+  VariantOptions variants;                        // "variants"
+  std::vector<std::string> feature_names;         // one per row of W_E, or none
+  // The variant this spec is (headgrader/variant.h: relabel_problem sets it); empty: the
+  // problem as written.
+  std::string variant;
 
   // Read with the fields, each from one of them: what the later checks are written in.
   std::shared_ptr<const Expected> expected;  // expected_source parsed

@@ -17,7 +17,11 @@ struct ProblemWarning {
 };
 
 // In this order: an empty or blank title or statement (students would see nothing there);
-// a class that lists a letter twice (harmless, but likely a typo for another letter); and a
+// a class that lists a letter twice (harmless, but likely a typo for another letter); a
+// statement that speaks of the order of rows while `variants` reorders them (permute_features
+// or permute_outputs): a word row, column, feature, dimension, component or entry next to a
+// number ("row 1", "column 2", "3rd feature") or after an ordinal ("the first feature", "last
+// row"), in any case, since the student's row 1 is then not the author's; and a
 // submission of zeros (every submitted matrix all 0, the given ones as given) passing every
 // tested string: then the tolerance is too loose, or `expected` too near what such a head
 // outputs, for the grade to mean anything. Costs one grading of the problem.

@@ -7,7 +7,7 @@
 set -euo pipefail
 root="${AUTOGRADER_ROOT:-/autograder}"
 source_dir="$root/source"
-want=(cmake make g++ libeigen3-dev nlohmann-json3-dev)
+want=(cmake make g++ libeigen3-dev nlohmann-json3-dev libssl-dev)
 missing=()
 for p in "${want[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

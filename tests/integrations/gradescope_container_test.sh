@@ -61,7 +61,7 @@ timeout 3600 docker build "${BUILD_FLAGS[@]}" -t "$IMAGE" "$TMP/context" >"$TMP/
 T_BUILT=$SECONDS
 # On a bare Debian every package is missing: apt-get installed them all (a line of setup.sh;
 # BuildKit, if installed, puts its step and time before it).
-if grep -q 'installing: cmake make g++ libeigen3-dev nlohmann-json3-dev$' "$TMP/build.log"; then
+if grep -q 'installing: cmake make g++ libeigen3-dev nlohmann-json3-dev libssl-dev$' "$TMP/build.log"; then
   log "setup.sh ran as root: apt-get installed the build tools, headgrader built and the" \
     "problems validated, in $((T_BUILT - T_BUILD)) s"
 elif grep -A1 'RUN bash ./setup.sh' "$TMP/build.log" | grep -qE 'Using cache|CACHED'; then
