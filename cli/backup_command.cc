@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "sqlite/sqlite_backup.h"
+#include "usage_error.h"
 
 namespace headgrader::cli {
 namespace {
@@ -15,37 +16,33 @@ constexpr const char* kBackupUsage =
     "      keep writing to it, checks the copy (PRAGMA integrity_check) and syncs it.\n"
     "      For a PostgreSQL store use pg_dump (docs/operations.md).\n";
 
-int wrong(const std::string& what) {
-  std::cerr << what << "\n" << kBackupUsage;
-  return 2;
-}
-
 }  // namespace
 
 int backup_command(const std::vector<std::string>& args) {
   std::string url, out;
   for (std::size_t i = 0; i < args.size(); ++i) {
     if ((args[i] == "--store" || args[i] == "--out") && i + 1 == args.size()) {
-      return wrong(args[i] + " needs a value");
+      return usage_error(args[i] + " needs a value", kBackupUsage);
     }
     if (args[i] == "--store") {
       url = args[++i];
     } else if (args[i] == "--out") {
       out = args[++i];
     } else {
-      return wrong("unexpected argument \"" + args[i] + "\"");
+      return usage_error("unexpected argument \"" + args[i] + "\"", kBackupUsage);
     }
   }
-  if (url.empty()) return wrong("backup needs --store sqlite:PATH");
-  if (out.empty()) return wrong("backup needs --out FILE");
+  if (url.empty()) return usage_error("backup needs --store sqlite:PATH", kBackupUsage);
+  if (out.empty()) return usage_error("backup needs --out FILE", kBackupUsage);
   constexpr std::string_view kSqlite = "sqlite:";
   if (url.starts_with("postgresql://") || url.starts_with("postgres://")) {
-    return wrong(
+    return usage_error(
         "backup copies SQLite stores; for a PostgreSQL store use pg_dump --format=custom "
-        "(docs/operations.md, \"Backup and restore\")");
+        "(docs/operations.md, \"Backup and restore\")",
+        kBackupUsage);
   }
   if (!url.starts_with(kSqlite) || url.size() == kSqlite.size()) {
-    return wrong("--store must be sqlite:PATH, e.g. sqlite:headgrader.db");
+    return usage_error("--store must be sqlite:PATH, e.g. sqlite:headgrader.db", kBackupUsage);
   }
   auto copied = store::backup_sqlite(url.substr(kSqlite.size()), out);
   if (!copied) {

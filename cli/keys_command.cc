@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "keys.h"
+#include "usage_error.h"
 
 namespace headgrader::cli {
 namespace {
@@ -57,33 +58,32 @@ class UpdateLock {
   std::string error_;
 };
 
-int wrong(const std::string& what) {
-  std::cerr << what << "\n" << kKeysUsage;
-  return 2;
-}
-
 }  // namespace
 
 int keys_command(const std::vector<std::string>& args) {
-  if (args.empty()) return wrong("keys needs add, list or remove");
+  if (args.empty()) return usage_error("keys needs add, list or remove", kKeysUsage);
   const std::string& action = args[0];
   if (action != "add" && action != "list" && action != "remove") {
-    return wrong("unknown keys command \"" + action + "\"");
+    return usage_error("unknown keys command \"" + action + "\"", kKeysUsage);
   }
   std::string file, name, role;
   for (std::size_t i = 1; i < args.size(); ++i) {
     const std::string& flag = args[i];
     if (flag != "--keys" && flag != "--name" && flag != "--role") {
-      return wrong("unexpected argument \"" + flag + "\"");
+      return usage_error("unexpected argument \"" + flag + "\"", kKeysUsage);
     }
-    if (i + 1 == args.size()) return wrong(flag + " needs a value");
+    if (i + 1 == args.size()) return usage_error(flag + " needs a value", kKeysUsage);
     (flag == "--keys" ? file : flag == "--name" ? name : role) = args[++i];
   }
-  if (file.empty()) return wrong("keys " + action + " needs --keys FILE");
-  if (action != "list" && name.empty()) return wrong("keys " + action + " needs --name NAME");
-  if (action == "add" && role.empty()) return wrong("keys add needs --role lms or --role staff");
-  if (action != "add" && !role.empty()) return wrong("--role is for keys add only");
-  if (action == "list" && !name.empty()) return wrong("--name is not for keys list");
+  if (file.empty()) return usage_error("keys " + action + " needs --keys FILE", kKeysUsage);
+  if (action != "list" && name.empty())
+    return usage_error("keys " + action + " needs --name NAME", kKeysUsage);
+  if (action == "add" && role.empty())
+    return usage_error("keys add needs --role lms or --role staff", kKeysUsage);
+  if (action != "add" && !role.empty())
+    return usage_error("--role is for keys add only", kKeysUsage);
+  if (action == "list" && !name.empty())
+    return usage_error("--name is not for keys list", kKeysUsage);
 
   // `list` reads a whole file either way (every write is a rename), so it takes no lock.
   std::optional<UpdateLock> lock;
@@ -107,9 +107,10 @@ int keys_command(const std::vector<std::string>& args) {
   }
   if (action == "add") {
     const std::optional<server::Role> parsed = server::parse_role(role);
-    if (!parsed) return wrong("--role must be lms or staff; it is \"" + role + "\"");
+    if (!parsed)
+      return usage_error("--role must be lms or staff; it is \"" + role + "\"", kKeysUsage);
     Result<std::string> key = keys.value().add(name, *parsed);
-    if (!key) return wrong(key.error().message);
+    if (!key) return usage_error(key.error().message, kKeysUsage);
     if (Result<bool> written = keys->write(file); !written) {
       std::cerr << written.error().message << "\n";
       return 1;

@@ -12,6 +12,7 @@
 #include "common/atomic_file.h"
 #include "headgrader/limits.h"
 #include "headgrader/solve.h"
+#include "usage_error.h"
 
 namespace headgrader::cli {
 namespace {
@@ -19,10 +20,8 @@ namespace {
 // A new file's mode when --write finds none to keep (it always finds one: FILE was read).
 constexpr mode_t kProblemFileMode = 0644;
 
-int wrong(const std::string& what) {
-  std::cerr << what << "\nusage: headgrader solve FILE [--n-q N] [--seconds S] [--write]\n";
-  return 2;
-}
+constexpr const char* kSolveUsage =
+    "usage: headgrader solve FILE [--n-q N] [--seconds S] [--write]\n";
 
 bool read_whole(const std::string& path, std::string& text) {
   std::ifstream in(path, std::ios::binary);
@@ -50,20 +49,23 @@ int solve_command(const std::vector<std::string>& args) {
   bool write = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     if ((args[i] == "--n-q" || args[i] == "--seconds") && i + 1 == args.size()) {
-      return wrong(args[i] + " needs a value");
+      return usage_error(args[i] + " needs a value", kSolveUsage);
     }
     if (args[i] == "--n-q") {
       const auto n = whole_number(args[++i], 1, limits::kSolveMaxNq);
       if (!n) {
-        return wrong("--n-q must be a whole number from 1 to " +
-                     std::to_string(limits::kSolveMaxNq) + "; it is \"" + args[i] + "\"");
+        return usage_error("--n-q must be a whole number from 1 to " +
+                               std::to_string(limits::kSolveMaxNq) + "; it is \"" + args[i] + "\"",
+                           kSolveUsage);
       }
       options.n_q = *n;
     } else if (args[i] == "--seconds") {
       const auto s = whole_number(args[++i], 1, limits::kSolveMaxSeconds);
       if (!s) {
-        return wrong("--seconds must be a whole number from 1 to " +
-                     std::to_string(limits::kSolveMaxSeconds) + "; it is \"" + args[i] + "\"");
+        return usage_error("--seconds must be a whole number from 1 to " +
+                               std::to_string(limits::kSolveMaxSeconds) + "; it is \"" + args[i] +
+                               "\"",
+                           kSolveUsage);
       }
       options.seconds = *s;
     } else if (args[i] == "--write") {
@@ -71,10 +73,10 @@ int solve_command(const std::vector<std::string>& args) {
     } else if (path.empty() && !args[i].starts_with("--")) {
       path = args[i];
     } else {
-      return wrong("unexpected argument \"" + args[i] + "\"");
+      return usage_error("unexpected argument \"" + args[i] + "\"", kSolveUsage);
     }
   }
-  if (path.empty()) return wrong("solve needs a problem file");
+  if (path.empty()) return usage_error("solve needs a problem file", kSolveUsage);
   std::string text;
   if (!read_whole(path, text)) {
     std::cerr << "cannot read " << path << ": " << std::strerror(errno) << "\n";

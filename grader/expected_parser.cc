@@ -65,7 +65,7 @@ struct Token {
 };
 
 // Thrown inside the parser only, to unwind the recursion; parse_expected turns it into a value.
-struct Failure {
+struct ParseFailure {
   ExpectedSyntaxError error;
 };
 // A piece of an error message. Messages are put together only once an error is found, so
@@ -92,7 +92,7 @@ Part quoted(std::string_view text) { return Part(text, true); }
       reason += part.quote ? "\"" + std::string(part.text) + "\"" : std::string(part.text);
     }
   }
-  throw Failure{{column, std::move(reason)}};
+  throw ParseFailure{{column, std::move(reason)}};
 }
 
 // from_chars reports overflow and underflow alike; tell them apart by the decimal exponent
@@ -566,7 +566,7 @@ std::variant<Expected, ExpectedSyntaxError> parse_expected(std::string_view sour
   try {
     Parser parser(source, classes);
     return Expected(std::make_unique<Expected::Program>(parser.parse()));
-  } catch (Failure& failure) {
+  } catch (ParseFailure& failure) {
     return std::move(failure.error);
   }
 }

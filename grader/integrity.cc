@@ -125,8 +125,11 @@ IntegrityReport compare_heads(std::span<const IntegrityEntry> entries,
     literal.push_back(literal_key(e.sent));
     canonical.push_back(canonical_key(e.in_problem));
   }
-  const std::optional<Key> reference_key =
-      reference ? std::optional<Key>(canonical_key(*reference)) : std::nullopt;
+  // A key and a flag rather than an optional key: GCC 12 warns that an optional vector
+  // compared inside the lambdas below "may be used uninitialized" when it inlines them.
+  const bool has_reference = reference.has_value();
+  const Key reference_key = has_reference ? canonical_key(*reference) : Key{};
+  const auto is_reference = [&](const Key& key) { return has_reference && key == reference_key; };
 
   IntegrityReport report;
   // Named, not structured bindings: clang before 16 cannot capture those in a lambda.
@@ -138,7 +141,7 @@ IntegrityReport compare_heads(std::span<const IntegrityEntry> entries,
     // One literal head means another head in each variant: it is the reference's only when,
     // in every sender's variant, it computes what the reference does.
     const bool matches_reference = std::all_of(
-        group.begin(), group.end(), [&](std::size_t i) { return canonical[i] == reference_key; });
+        group.begin(), group.end(), [&](std::size_t i) { return is_reference(canonical[i]); });
     report.shared.push_back(
         shared_heads(SharedHeads::Kind::kIdentical, entries, group, students, matches_reference));
   }
@@ -153,7 +156,7 @@ IntegrityReport compare_heads(std::span<const IntegrityEntry> entries,
     });
     if (one_literal) continue;
     report.shared.push_back(shared_heads(SharedHeads::Kind::kSameAfterRelabeling, entries, group,
-                                         students, key == reference_key));
+                                         students, is_reference(key)));
   }
   // Independent of the order of `entries` and of the keys' numeric order.
   std::stable_sort(report.shared.begin(), report.shared.end(),

@@ -15,6 +15,9 @@ namespace headgrader {
 // character boundary (so the message stays valid UTF-8), "…" marking a cut.
 std::string shorten_for_message(const std::string& text);
 
+// `text` in double quotes, as a message shows a string the sender typed or a tested string.
+inline std::string in_quotes(std::string_view text) { return "\"" + std::string(text) + "\""; }
+
 // "1 row" / "3 rows".
 std::string count_of(std::size_t n, const char* singular, const char* plural);
 

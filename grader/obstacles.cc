@@ -16,8 +16,6 @@ bool submits_values(const Problem& p) {
   return std::find(p.submit.begin(), p.submit.end(), "W_V") != p.submit.end();
 }
 
-std::string quote(const Problem& p, const TokenString& s) { return "\"" + p.spell(s) + "\""; }
-
 std::string number_text(double x) {
   const auto [text, unused] =
       lists_told_apart(std::span<const double>(&x, 1), std::span<const double>(&x, 1));
@@ -82,8 +80,9 @@ void position_one(const Problem& p, std::vector<Obstacle>& found) {
       const TokenString input{firsts[static_cast<std::size_t>(t)]};
       found.push_back({"position_one", input, 1,
                        lead + "W_V r_1, whatever W_q and W_k are): the given W_V gives " +
-                           row_text(out) + " for " + quote(p, input) + " where expected is " +
-                           row_text(want) + " (tolerance " + number_text(p.tolerance) +
+                           row_text(out) + " for " + in_quotes(p.spell(input)) +
+                           " where expected is " + row_text(want) + " (tolerance " +
+                           number_text(p.tolerance) +
                            "); make expected at position 1 what W_V gives for the first letter, "
                            "as `pos == 1 ? … : …` can, or give another W_V"});
     }
@@ -107,7 +106,7 @@ void position_one(const Problem& p, std::vector<Obstacle>& found) {
     std::string letters, values;
     for (std::size_t n = 0; n < tied.size(); ++n) {
       const std::string sep = n == 0 ? "" : n + 1 == tied.size() ? " and " : ", ";
-      letters += sep + quote(p, TokenString{firsts[static_cast<std::size_t>(tied[n])]});
+      letters += sep + in_quotes(p.spell(TokenString{firsts[static_cast<std::size_t>(tied[n])]}));
       values += sep + number_text(wanted(tied[n]));
     }
     const double closest = fit_error(points, tied, wanted);
@@ -213,7 +212,7 @@ void outside_values(const Problem& p, std::vector<Obstacle>& found) {
       if (listed_count < met.size())
         listed += " and " + std::to_string(met.size() - listed_count) + " more";
       all.push_back({"outside_values", prefix, static_cast<int>(i) + 1,
-                     "at position " + std::to_string(i + 1) + " of " + quote(p, prefix) +
+                     "at position " + std::to_string(i + 1) + " of " + in_quotes(p.spell(prefix)) +
                          " expected is " + row_text(target) +
                          ", but the head's output there is a mixture of the values it attends "
                          "to (W_V r_j" +

@@ -23,8 +23,6 @@
 namespace headgrader {
 namespace {
 
-std::string quote(const Problem& p, const TokenString& s) { return "\"" + p.spell(s) + "\""; }
-
 // Groups tokens by W_E column and membership in every class `expected` names (API.md §4);
 // the first token of each group represents it. Tokens with one column but different
 // memberships are a defect: no head can tell them apart, yet `expected` does.
@@ -152,9 +150,10 @@ void check_reference_passes(const Problem& p, DefectList& defects) {
       lists_told_apart(row_of(f.trace.output, row), row_of(f.expected, row));
   defects.add("reference", "fails its own tests (" + std::to_string(report.failed) + " of " +
                                std::to_string(report.total) + " strings fail); the first is " +
-                               quote(p, f.input) + ": at position " + std::to_string(row + 1) +
-                               " it gives " + given + " where expected is " + expected +
-                               " (tolerance " + Json(p.tolerance).dump() + ")");
+                               in_quotes(p.spell(f.input)) + ": at position " +
+                               std::to_string(row + 1) + " it gives " + given +
+                               " where expected is " + expected + " (tolerance " +
+                               Json(p.tolerance).dump() + ")");
 }
 
 void add_obstacle_defects(const Problem& p, DefectList& defects) {

@@ -14,10 +14,6 @@ namespace {
 constexpr const char* kScoreMediaType = "application/vnd.ims.lis.v1.score+json";
 constexpr const char* kAssertionType = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
 
-long long unix_seconds(Clock::time_point t) {
-  return std::chrono::duration_cast<std::chrono::seconds>(t.time_since_epoch()).count();
-}
-
 std::string key_of(const Platform& platform) { return platform.issuer + "\n" + platform.client_id; }
 
 }  // namespace

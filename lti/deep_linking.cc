@@ -6,12 +6,8 @@
 
 namespace headgrader::lti {
 namespace {
-constexpr const char* kClaim = "https://purl.imsglobal.org/spec/lti/claim/";
 constexpr const char* kDlClaim = "https://purl.imsglobal.org/spec/lti-dl/claim/";
 
-long long unix_seconds(Clock::time_point t) {
-  return std::chrono::duration_cast<std::chrono::seconds>(t.time_since_epoch()).count();
-}
 }  // namespace
 
 Result<std::string> deep_linking_response(const LtiConfig& config, const LaunchBinding& binding,
@@ -31,9 +27,9 @@ Result<std::string> deep_linking_response(const LtiConfig& config, const LaunchB
   const std::optional<std::string> nonce = random_token(16);
   if (!nonce) return Error{ErrorCode::kInternalError, std::string(kRandomFailed), ""};
   claims["nonce"] = *nonce;
-  claims[std::string(kClaim) + "deployment_id"] = binding.deployment_id;
-  claims[std::string(kClaim) + "message_type"] = "LtiDeepLinkingResponse";
-  claims[std::string(kClaim) + "version"] = "1.3.0";
+  claims[std::string(kLtiClaim) + "deployment_id"] = binding.deployment_id;
+  claims[std::string(kLtiClaim) + "message_type"] = "LtiDeepLinkingResponse";
+  claims[std::string(kLtiClaim) + "version"] = "1.3.0";
   claims[std::string(kDlClaim) + "content_items"] = Json::array({item});
   // The request's opaque data goes back unchanged when it had some (LTI-DL §4.2.4).
   if (!binding.deep_link_data.empty())

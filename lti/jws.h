@@ -5,6 +5,7 @@
 // Thread-safety: pure functions.
 #pragma once
 
+#include <chrono>
 #include <string>
 #include <string_view>
 
@@ -13,6 +14,14 @@
 #include "rsa_key.h"
 
 namespace headgrader::lti {
+
+// The prefix of the LTI 1.3 message claims (LTI Core §5.3), e.g. kLtiClaim + "message_type".
+inline constexpr std::string_view kLtiClaim = "https://purl.imsglobal.org/spec/lti/claim/";
+
+// A JWT's NumericDate (RFC 7519 §2: whole seconds since the epoch), as in iat and exp.
+inline long long unix_seconds(std::chrono::system_clock::time_point t) {
+  return std::chrono::duration_cast<std::chrono::seconds>(t.time_since_epoch()).count();
+}
 
 struct Jws {
   Json header;                // a JSON object; alg == "RS256"

@@ -11,12 +11,11 @@
 namespace headgrader::lti {
 namespace {
 
-constexpr std::string_view kClaim = "https://purl.imsglobal.org/spec/lti/claim/";
 constexpr const char* kDeepLinkingSettings =
     "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings";
 constexpr const char* kAgsEndpoint = "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint";
 
-std::string claim(std::string_view name) { return std::string(kClaim) + std::string(name); }
+std::string claim(std::string_view name) { return std::string(kLtiClaim) + std::string(name); }
 
 // A string member, or "" when absent or not a string.
 std::string string_at(const Json& object, std::string_view key) {

@@ -8,6 +8,7 @@
 #include "common/base64url.h"
 #include "common/limits.h"
 #include "common/secrets.h"
+#include "jws.h"
 #include "lti_check.h"
 
 namespace headgrader::lti {
@@ -15,10 +16,6 @@ namespace {
 
 constexpr std::string_view kStatePurpose = "headgrader lti login state v1\n";
 constexpr std::size_t kCookieIdChars = 16;
-
-long long unix_seconds(Clock::time_point t) {
-  return std::chrono::duration_cast<std::chrono::seconds>(t.time_since_epoch()).count();
-}
 
 }  // namespace
 

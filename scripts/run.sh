@@ -4,6 +4,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh run
-cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF >/dev/null
+cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF -DHEADGRADER_UNITY=ON >/dev/null
 cmake --build build-release -j"$(nproc)" --target headgrader-server headgrader
 exec build-release/server/headgrader-server --problems problems "$@"

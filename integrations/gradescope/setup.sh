@@ -21,7 +21,7 @@ fi
 # The engine and the CLI's grading commands only: no server, tests or benchmarks
 # (HEADGRADER_ENGINE_ONLY), so neither Boost nor OpenSSL is needed.
 cmake -S "$source_dir/headgrader" -B "$source_dir/build" -DCMAKE_BUILD_TYPE=Release \
-      -DBUILD_TESTING=OFF -DHEADGRADER_ENGINE_ONLY=ON \
+      -DBUILD_TESTING=OFF -DHEADGRADER_ENGINE_ONLY=ON -DHEADGRADER_UNITY=ON \
       -DHEADGRADER_PROBLEMS_DIR="$source_dir/headgrader/problems"
 cmake --build "$source_dir/build" -j"${HEADGRADER_JOBS:-2}" --target headgrader
 "$source_dir/build/cli/headgrader" validate "$source_dir/headgrader/problems"

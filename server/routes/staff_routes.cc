@@ -25,10 +25,6 @@ Response error_answer(const Error& error, unsigned version, bool keep_alive) {
   return error_response(error, version, keep_alive);
 }
 
-Response unavailable(const Error& error, unsigned version, bool keep_alive) {
-  return record_unavailable(error, version, keep_alive);
-}
-
 Json nullable(const std::optional<std::string>& text) { return text ? Json(*text) : Json(nullptr); }
 
 // A grading's mistakes in one CSV cell: their names, space-separated ("" for none).
@@ -191,7 +187,7 @@ Response list_submissions(store::SubmissionStore& store, std::string_view query,
       if (page.error().code != ErrorCode::kStoreUnavailable) {
         return error_answer(page.error(), version, keep_alive);
       }
-      return unavailable(page.error(), version, keep_alive);
+      return record_unavailable(page.error(), version, keep_alive);
     }
     std::string first(kCsvHeader);
     for (const auto& record : page->records) append_csv_row(first, record);
@@ -216,7 +212,7 @@ Response list_submissions(store::SubmissionStore& store, std::string_view query,
       if (page.error().code != ErrorCode::kStoreUnavailable) {
         return error_answer(page.error(), version, keep_alive);
       }
-      return unavailable(page.error(), version, keep_alive);
+      return record_unavailable(page.error(), version, keep_alive);
     }
     if (csv) {
       for (const auto& record : page->records) append_csv_row(text, record);
@@ -267,7 +263,7 @@ Response students_csv(store::SubmissionStore& store, std::string_view query, uns
   }
   if (problem && problem->empty()) problem.reset();  // "?problem=" is no filter
   auto summaries = store.student_summaries(problem);
-  if (!summaries) return unavailable(summaries.error(), version, keep_alive);
+  if (!summaries) return record_unavailable(summaries.error(), version, keep_alive);
   std::string text =
       "student,problem,attempts,best_score,latest_score,passed,first_passed_at,latest_at,"
       "latest_mistakes\r\n";
@@ -292,7 +288,7 @@ Response students_csv(store::SubmissionStore& store, std::string_view query, uns
 Response get_submission(store::SubmissionStore& store, std::string_view id, unsigned version,
                         bool keep_alive) {
   auto found = store.get(id);
-  if (!found) return unavailable(found.error(), version, keep_alive);
+  if (!found) return record_unavailable(found.error(), version, keep_alive);
   if (!found->has_value()) {
     return error_answer({ErrorCode::kNotFound, "there is no submission with this id", ""}, version,
                         keep_alive);
@@ -316,7 +312,7 @@ Response get_submission(store::SubmissionStore& store, std::string_view id, unsi
 Response problem_stats(store::SubmissionStore& store, std::string_view problem, unsigned version,
                        bool keep_alive) {
   auto inputs = store.stats_inputs(problem);
-  if (!inputs) return unavailable(inputs.error(), version, keep_alive);
+  if (!inputs) return record_unavailable(inputs.error(), version, keep_alive);
   const store::ProblemStats stats = store::compute_stats(std::string(problem), *inputs);
   Json failures = Json::array();
   for (const auto& failure : stats.common_failures) {
@@ -368,7 +364,7 @@ Response regrade(const Problem& problem, std::string_view problem_sha256,
                  bool dry_run, unsigned version, bool keep_alive) {
   store::SubmissionStore& store = *records.store;
   auto latest = store.latest_per_student(problem.id);
-  if (!latest) return unavailable(latest.error(), version, keep_alive);
+  if (!latest) return record_unavailable(latest.error(), version, keep_alive);
 
   struct Regraded {
     const store::SubmissionRecord* before;
@@ -423,7 +419,7 @@ Response regrade(const Problem& problem, std::string_view problem_sha256,
     if (dry_run) entry["regrade_of"] = before.id;
     changed.push_back(std::move(entry));
   }
-  if (failure) return unavailable(*failure, version, keep_alive);
+  if (failure) return record_unavailable(*failure, version, keep_alive);
   Json answer = {{"regraded", regraded.size()}, {"changed", std::move(changed)}};
   if (!skipped.empty()) answer["skipped"] = std::move(skipped);
   if (dry_run) answer["dry_run"] = true;
@@ -431,11 +427,12 @@ Response regrade(const Problem& problem, std::string_view problem_sha256,
 }
 
 Response record_unavailable(const Error& error, unsigned version, bool keep_alive) {
-  return error_answer({ErrorCode::kStoreUnavailable,
-                       "the record of gradings cannot be read now; try again (the store said: " +
-                           error.message + ")",
-                       ""},
-                      version, keep_alive);
+  return error_answer(
+      {ErrorCode::kStoreUnavailable,
+       "the record of gradings cannot be read or changed now; try again (the store said: " +
+           error.message + ")",
+       ""},
+      version, keep_alive);
 }
 
 }  // namespace headgrader::server

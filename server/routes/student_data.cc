@@ -8,18 +8,10 @@
 #include "common/rfc3339.h"
 #include "common/secrets.h"
 #include "common/url_encoding.h"
+#include "staff_routes.h"
 
 namespace headgrader::server {
 namespace {
-
-Response unavailable(const Error& error, unsigned version, bool keep_alive) {
-  return error_response({ErrorCode::kStoreUnavailable,
-                         "the record of gradings cannot be changed or read now; try again (the "
-                         "store said: " +
-                             error.message + ")",
-                         ""},
-                        version, keep_alive);
-}
 
 Response bad_parameter(std::string name, std::string message, unsigned version, bool keep_alive) {
   return error_response({ErrorCode::kBadRequest, std::move(message), std::move(name)}, version,
@@ -36,7 +28,7 @@ Response delete_student_data(store::SubmissionStore& store, std::string_view stu
   audit.key = std::string(key_name);
   audit.student_sha256 = sha256_hex(student);
   Result<std::int64_t> deleted = store.delete_student(student, std::move(audit));
-  if (!deleted) return unavailable(deleted.error(), version, keep_alive);
+  if (!deleted) return record_unavailable(deleted.error(), version, keep_alive);
   return json_response(http::status::ok, Json{{"deleted", *deleted}}.dump(), version, keep_alive);
 }
 
@@ -81,7 +73,7 @@ Response list_audit(store::SubmissionStore& store, std::string_view query, unsig
     if (page.error().code != ErrorCode::kStoreUnavailable) {
       return error_response(page.error(), version, keep_alive);
     }
-    return unavailable(page.error(), version, keep_alive);
+    return record_unavailable(page.error(), version, keep_alive);
   }
   Json entries = Json::array();
   for (const store::AuditEntry& entry : page->entries) {
