@@ -58,6 +58,9 @@ std::string report_json(const Problem& problem, const GradeReport& report) {
   JsonWriter out(2048);  // a passing grade of a bundled problem is under 1 KiB
   out.begin_object();
   out.key("problem").value(report.problem);
+  // The student's variant (API.md §15): the examples, failures and traces are in its
+  // coordinates.
+  if (!problem.variant.empty()) out.key("variant").value(problem.variant);
   out.key("passed").value(report.passed);
   out.key("score").value(report.score);
   out.key("tests").begin_object();

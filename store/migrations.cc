@@ -181,12 +181,19 @@ constexpr std::string_view kMigrationMistakes = R"sql(
 ALTER TABLE submissions ADD COLUMN mistakes TEXT NOT NULL DEFAULT '';
 )sql";
 
+// The variant each grading was graded on (API.md §15): its id rebuilds the relabeling, so a
+// regrade grades each record on its own student's variant and integrity undoes it without the
+// secret. '' is the problem as written, which every grading kept before it was.
+constexpr std::string_view kMigrationVariant = R"sql(
+ALTER TABLE submissions ADD COLUMN variant TEXT NOT NULL DEFAULT '';
+)sql";
+
 }  // namespace
 
 const std::vector<std::string_view>& migrations() {
-  static const std::vector<std::string_view> all = {kMigration1,       kMigration2, kMigration3,
-                                                    kMigration4,       kMigration5, kMigrationAudit,
-                                                    kMigrationMistakes};
+  static const std::vector<std::string_view> all = {
+      kMigration1, kMigration2,     kMigration3,        kMigration4,
+      kMigration5, kMigrationAudit, kMigrationMistakes, kMigrationVariant};
   return all;
 }
 

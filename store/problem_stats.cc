@@ -15,6 +15,7 @@ ProblemStats compute_stats(std::string problem, const StatsInputs& inputs) {
   stats.students = static_cast<std::int64_t>(inputs.students.size());
   std::int64_t first_passed = 0;
   std::map<std::string, std::int64_t> failing, named;
+  std::map<std::string, VariantCount> variants;
   for (const StudentSummary& student : inputs.students) {
     const SubmissionRecord& latest = student.latest;
     if (latest.passed) ++stats.students_passed;
@@ -29,6 +30,11 @@ ProblemStats compute_stats(std::string problem, const StatsInputs& inputs) {
     for (const std::string& input : shown) ++failing[input];
     const std::set<std::string> mistakes(latest.mistakes.begin(), latest.mistakes.end());
     for (const std::string& mistake : mistakes) ++named[mistake];
+    if (!latest.variant.empty()) {
+      VariantCount& variant = variants[latest.variant];
+      ++variant.students;
+      if (latest.passed) ++variant.students_passed;
+    }
   }
   if (stats.students > 0) {
     stats.first_try_pass_rate =
@@ -46,6 +52,10 @@ ProblemStats compute_stats(std::string problem, const StatsInputs& inputs) {
   std::stable_sort(
       stats.mistakes.begin(), stats.mistakes.end(),
       [](const MistakeCount& a, const MistakeCount& b) { return a.students > b.students; });
+  for (auto& [id, count] : variants) {
+    count.variant = id;
+    stats.variants.push_back(std::move(count));
+  }
   return stats;
 }
 

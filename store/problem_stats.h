@@ -25,6 +25,14 @@ struct MistakeCount {
   std::int64_t students = 0;
 };
 
+// Students by the variant of their latest grading (API.md §15), so staff can see whether one
+// variant is harder.
+struct VariantCount {
+  std::string variant;
+  std::int64_t students = 0;
+  std::int64_t students_passed = 0;  // whose latest grading passed
+};
+
 struct ProblemStats {
   std::string problem;
   std::int64_t submissions = 0;      // gradings, regradings aside
@@ -41,6 +49,9 @@ struct ProblemStats {
   // The mistakes named in students' latest gradings (API.md §16), by how many students' name
   // each (most first, then by name): every one, the library and an author's being few.
   std::vector<MistakeCount> mistakes;
+  // Each variant of students' latest gradings, by its id; students graded on the problem as
+  // written are in none.
+  std::vector<VariantCount> variants;
 };
 
 ProblemStats compute_stats(std::string problem, const StatsInputs& inputs);

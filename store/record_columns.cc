@@ -112,6 +112,8 @@ const std::array<RecordColumn, kRecordColumnCount> kRecordColumns = {{
     {"mistakes", true,
      [](const SubmissionRecord& r) -> SqlValue { return mistakes_text(r.mistakes); },
      [](SubmissionRecord& r, const Text& t) { r.mistakes = mistakes(t); }},
+    {"variant", true, [](const SubmissionRecord& r) -> SqlValue { return r.variant; },
+     [](SubmissionRecord& r, const Text& t) { r.variant = t.value_or(""); }},
 }};
 
 const std::string& select_list() {

@@ -51,6 +51,9 @@ struct SubmissionRecord {
   std::optional<std::string> lms_resource_link;  // LTI resource link id of the launch
   // The names of the mistakes the answer's diagnosis proved (API.md §13), in its order.
   std::vector<std::string> mistakes;
+  // The student's variant of the problem (API.md §15; headgrader/variant.h's id, which
+  // rebuilds it); empty: graded on the problem as written.
+  std::string variant;
 };
 
 // What commit() did. When the record's idempotency tag was already taken (by an earlier

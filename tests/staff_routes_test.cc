@@ -197,10 +197,12 @@ TEST_F(StaffRoutes, RegradeMakesNewRecordsAgainstTheProblemAsItIsNow) {
   const auto bob = grade_and_keep(kHandoutSolution, "bob");
   // The problem now: a stricter tolerance, under which the handout's solution (attention
   // 1/(1+e^-5) ≈ 0.993 on the consonant) no longer passes.
-  Problem stricter = consonant_anywhere();
-  stricter.tolerance = 1e-4;
+  auto stricter = std::make_shared<Problem>(consonant_anywhere());
+  stricter->tolerance = 1e-4;
+  const CatalogSnapshot now(ProblemSet::of({stricter}), {std::string(64, '2')},
+                            std::chrono::system_clock::now());
   const Response answer =
-      regrade(stricter, std::string(64, '2'), records_, "staff-1", false, 11, true);
+      regrade(now, *now.find("consonant-anywhere"), records_, "staff-1", false, 11, true);
   ASSERT_EQ(answer.result(), http::status::ok) << answer.body();
   const Json result = Json::parse(answer.body());
   EXPECT_EQ(result["regraded"], 2);

@@ -89,6 +89,7 @@ TEST_P(StoreTest, ARecordReadsBackAsWrittenAfterReopening) {
   record.lms_resource_link = "link";
   record.regrade_of = "0123";
   record.mistakes = {"key_too_soft", "an_authors_name"};
+  record.variant = "f1.0-o1.0";
   commit_ok(record);
   store_->close();
   store_ = reopen();
@@ -117,6 +118,7 @@ TEST_P(StoreTest, ARecordReadsBackAsWrittenAfterReopening) {
   EXPECT_EQ(r.lms_context, "ctx");
   EXPECT_EQ(r.lms_resource_link, "link");
   EXPECT_EQ(r.mistakes, record.mistakes);
+  EXPECT_EQ(r.variant, "f1.0-o1.0");
   auto missing = store_->get("ffffffffffff0000000000000000");
   ASSERT_TRUE(missing);
   EXPECT_FALSE(missing->has_value());
@@ -134,6 +136,7 @@ TEST_P(StoreTest, AbsentFieldsStayAbsent) {
   EXPECT_FALSE((*got)->idempotency);
   EXPECT_TRUE((*got)->failing_inputs.empty());
   EXPECT_TRUE((*got)->mistakes.empty());
+  EXPECT_EQ((*got)->variant, "");  // the problem as written
 }
 
 TEST_P(StoreTest, SchemaIsMigratedOnceAndOpeningAgainChangesNothing) {
@@ -202,6 +205,7 @@ TEST_P(StoreTest, RecordsWrittenUnderTheEarlierSchemaAreCountedAndFoundAfterMigr
   ASSERT_EQ(latest->size(), 1U);
   EXPECT_EQ(latest->front().time, kT0 + 4);
   EXPECT_TRUE(latest->front().mistakes.empty());  // kept before mistakes were: none named
+  EXPECT_EQ(latest->front().variant, "");         // kept before variants were: as written
   auto stats = store.stats_inputs("p");
   ASSERT_TRUE(stats) << stats.error().message;
   EXPECT_EQ(stats->submissions, 6);  // the regrade left out
@@ -579,6 +583,30 @@ TEST(ProblemStats, MistakesAreCountedOncePerStudentMostFirstThenByName) {
   EXPECT_EQ(stats.mistakes[1].students, 2);
   EXPECT_EQ(stats.mistakes[2].mistake, "zeta_name");
   EXPECT_EQ(stats.mistakes[2].students, 1);
+}
+
+TEST(ProblemStats, VariantsCountEachStudentsLatestGradingByVariantId) {
+  StatsInputs inputs;
+  const auto student = [](std::string name, std::string variant, bool passed) {
+    StudentSummary s;
+    s.student = std::move(name);
+    s.latest.tests_total = 10;
+    s.latest.passed = passed;
+    s.latest.variant = std::move(variant);
+    return s;
+  };
+  inputs.students = {student("a", "f1.0", true), student("b", "f0.1", false),
+                     student("c", "f1.0", false), student("d", "f1.0", true),
+                     student("e", "", true)};  // graded on the problem as written: in none
+  const ProblemStats stats = compute_stats("p", inputs);
+  ASSERT_EQ(stats.variants.size(), 2u);
+  EXPECT_EQ(stats.variants[0].variant, "f0.1");  // by id
+  EXPECT_EQ(stats.variants[0].students, 1);
+  EXPECT_EQ(stats.variants[0].students_passed, 0);
+  EXPECT_EQ(stats.variants[1].variant, "f1.0");
+  EXPECT_EQ(stats.variants[1].students, 3);
+  EXPECT_EQ(stats.variants[1].students_passed, 2);
+  EXPECT_TRUE(compute_stats("p", {}).variants.empty());
 }
 
 // "passback": "best" is decided in the commit (PassbackRequest::best_payload): the best of the

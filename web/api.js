@@ -1,6 +1,7 @@
 // The page's only way to the server: same-origin fetches of the JSON API (API.md §5, §10).
 // A page launched from an LMS carries a student token (API.md §11) in
-// <meta name="headgrader-token">; it goes with every grading and step check.
+// <meta name="headgrader-token">; it goes with every grading and step check, and with the
+// problem itself, which the server then shows as this student's variant (API.md §15).
 
 import { metaContent } from './dom.js';
 
@@ -54,7 +55,8 @@ async function call(path, options = {}) {
 }
 
 export const listProblems = () => call('/v1/problems');
-export const getProblem = (id) => call(`/v1/problems/${encodeURIComponent(id)}`);
+export const getProblem = (id) =>
+  call(`/v1/problems/${encodeURIComponent(id)}`, { authorize: true });
 
 // `bodyText`: the JSON text as built by the page (numbers as typed).
 export const grade = (id, bodyText) =>

@@ -79,6 +79,23 @@ const CatalogSnapshot::Entry* CatalogSnapshot::find(std::string_view id) const {
   return it != entries_.end() && it->problem->id == id ? &*it : nullptr;
 }
 
+Result<ProblemView> CatalogSnapshot::for_student(const Entry& entry, std::string_view secret,
+                                                 const std::optional<std::string>& student) const {
+  const Relabeling relabeling =
+      student ? derive_relabeling(secret, *entry.problem, *student) : Relabeling{};
+  if (relabeling.is_identity()) return ProblemView{entry.problem, entry.json};
+  return variants_->relabeled(entry.problem, relabeling);
+}
+
+Result<ProblemView> CatalogSnapshot::of_variant(const Entry& entry,
+                                                std::string_view variant) const {
+  if (variant.empty()) return ProblemView{entry.problem, entry.json};
+  Result<Relabeling> relabeling = parse_variant_id(variant, *entry.problem);
+  if (!relabeling) return relabeling.error();
+  if (relabeling->is_identity()) return ProblemView{entry.problem, entry.json};
+  return variants_->relabeled(entry.problem, *relabeling);
+}
+
 std::variant<std::unique_ptr<ProblemCatalog>, std::vector<Defect>> ProblemCatalog::open(
     const std::filesystem::path& path) {
   // Before loading: a change made while loading then shows as a difference (and is loaded).

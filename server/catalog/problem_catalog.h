@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -17,6 +18,7 @@
 
 #include "headgrader/problem.h"
 #include "headgrader/result.h"
+#include "variant_cache.h"
 
 namespace headgrader::server {
 
@@ -38,12 +40,25 @@ class CatalogSnapshot {
   const std::string& ids_text() const { return ids_text_; }
   std::chrono::system_clock::time_point loaded_at() const { return loaded_at_; }
 
+  // The problem of `entry` as `student` sees it (API.md §15): their variant, drawn with
+  // `secret`; the problem as written without a secret, without a student, or when the file asks
+  // for no `variants`. Errors: as VariantCache::relabeled.
+  Result<ProblemView> for_student(const Entry& entry, std::string_view secret,
+                                  const std::optional<std::string>& student) const;
+  // The variant a record names (its `variant`; "" the problem as written), rebuilt from the
+  // id alone. Refused (wrong_shape, field "variant") when the id no longer fits the problem:
+  // its `variants` or its sizes changed since.
+  Result<ProblemView> of_variant(const Entry& entry, std::string_view variant) const;
+
  private:
   ProblemSet problems_;
   std::vector<Entry> entries_;  // ascending id
   std::string list_json_;       // GET /v1/problems
   std::string ids_text_;        // "a, b, c"
   std::chrono::system_clock::time_point loaded_at_;
+  // The variants proved from this snapshot's problems: a memo, so the snapshot stays
+  // immutable in what it answers.
+  std::unique_ptr<const VariantCache> variants_ = std::make_unique<const VariantCache>();
 };
 
 // What PUT /v1/problems/{id} did.

@@ -99,6 +99,16 @@ int main(int argc, char** argv) {
     keys = std::move(opened.value());
     service.keys = keys.get();
   }
+  // Each student's variant (API.md §15): a secret that cannot be read, or is too short to keep
+  // the variants unguessable, stops the server here rather than serving the problems as written.
+  if (!options.variant_secret.empty()) {
+    headgrader::Result<std::string> secret = server::read_variant_secret(options.variant_secret);
+    if (!secret) {
+      std::cerr << program << ": " << secret.error().message << "; not starting\n";
+      return 1;
+    }
+    service.variant_secret = std::move(*secret);
+  }
   service.grading = options.grading_needs_key.value_or(keys != nullptr)
                         ? server::GradingAccess::kKey
                         : server::GradingAccess::kOpen;

@@ -3,8 +3,11 @@
 #include <array>
 #include <boost/asio/ip/address.hpp>
 #include <cctype>
+#include <cerrno>
 #include <charconv>
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
 #include <system_error>
 #include <thread>
 #include <vector>
@@ -55,6 +58,13 @@ constexpr std::array<std::string_view, 13> kEnvFlags = {"--keys",
                                                         "--metrics-address",
                                                         "--retain-days"};
 constexpr std::array<std::string_view, 1> kEnvSwitches = {"--lti-allow-http"};
+// Flags whose variable says what the value is, as API.md names them.
+struct NamedEnvFlag {
+  std::string_view flag;
+  std::string_view variable;
+};
+constexpr std::array<NamedEnvFlag, 1> kNamedEnvFlags = {
+    {{"--variant-secret", "HEADGRADER_VARIANT_SECRET_FILE"}}};
 
 std::string env_name(std::string_view flag) {
   std::string name = "HEADGRADER_";
@@ -131,6 +141,11 @@ Result<ServerOptions> parse_options(std::span<const std::string_view> args, cons
         from_env.push_back(std::string(flag) + "=" + *value);
       }
     }
+    for (const auto& [flag, variable] : kNamedEnvFlags) {
+      if (std::optional<std::string> value = env(std::string(variable))) {
+        from_env.push_back(std::string(flag) + "=" + *value);
+      }
+    }
     for (const std::string_view flag : kEnvSwitches) {
       const std::optional<std::string> value = env(env_name(flag));
       if (value && (*value == "1" || *value == "true")) from_env.emplace_back(flag);
@@ -173,7 +188,7 @@ Result<ServerOptions> parse_arguments(std::span<const std::string_view> args) {
         flag != "--max-long-gradings-per-address" && flag != "--store" && flag != "--rate-limit" &&
         flag != "--lti" && flag != "--lti-keyset-refetch-ms" && flag != "--lti-backoff-ms" &&
         flag != "--tls-cert" && flag != "--tls-key" && flag != "--log-format" &&
-        flag != "--metrics-address" && flag != "--retain-days") {
+        flag != "--metrics-address" && flag != "--retain-days" && flag != "--variant-secret") {
       return usage_error("unknown argument \"" + std::string(flag) + "\"; see --help");
     }
     if (!has_value) {
@@ -186,6 +201,13 @@ Result<ServerOptions> parse_arguments(std::span<const std::string_view> args) {
     } else if (flag == "--lti") {
       if (value.empty()) return usage_error("--lti needs the LTI configuration file");
       options.lti = std::filesystem::path(value);
+    } else if (flag == "--variant-secret") {
+      if (value.empty()) {
+        return usage_error("--variant-secret needs a file of " +
+                           std::to_string(limits::kMinVariantSecretBytes) +
+                           " or more secret bytes (e.g. head -c 32 /dev/urandom > FILE)");
+      }
+      options.variant_secret = std::filesystem::path(value);
     } else if (flag == "--tls-cert" || flag == "--tls-key") {
       if (value.empty()) {
         return usage_error(std::string(flag) + (flag == "--tls-cert"
@@ -334,6 +356,38 @@ std::optional<ListenAddress> parse_listen_address(std::string_view text) {
   return address;
 }
 
+Result<std::string> read_variant_secret(const std::filesystem::path& file) {
+  const std::string named = "--variant-secret " + file.string();
+  std::ifstream in(file, std::ios::binary);
+  if (!in) {
+    return usage_error(named + ": the file cannot be read (" + std::strerror(errno) + "); write " +
+                       std::to_string(limits::kMinVariantSecretBytes) +
+                       " or more secret bytes to it, e.g. head -c 32 /dev/urandom > FILE");
+  }
+  // One byte past the longest allowed, so that a huge file is refused without reading it all.
+  std::string secret(limits::kMaxVariantSecretBytes + 1, '\0');
+  in.read(secret.data(), static_cast<std::streamsize>(secret.size()));
+  if (in.bad()) {
+    return usage_error(named + ": the file cannot be read (" + std::strerror(errno) + ")");
+  }
+  secret.resize(static_cast<std::size_t>(in.gcount()));
+  if (secret.ends_with('\n')) secret.pop_back();
+  if (secret.ends_with('\r')) secret.pop_back();
+  if (secret.size() > limits::kMaxVariantSecretBytes) {
+    return usage_error(named + ": the secret is longer than " +
+                       std::to_string(limits::kMaxVariantSecretBytes) +
+                       " bytes; is this the right file?");
+  }
+  if (secret.size() < limits::kMinVariantSecretBytes) {
+    return usage_error(named + ": the secret is " + std::to_string(secret.size()) +
+                       (secret.size() == 1 ? " byte" : " bytes") + ", shorter than the " +
+                       std::to_string(limits::kMinVariantSecretBytes) +
+                       " needed so that students cannot guess each other's variants; write a "
+                       "longer one, e.g. head -c 32 /dev/urandom > FILE");
+  }
+  return secret;
+}
+
 unsigned thread_count(unsigned requested) {
   if (requested != 0) return requested;
   const unsigned hardware = std::thread::hardware_concurrency();
@@ -366,6 +420,10 @@ options:
                     and --tls-key; both or neither; without them plain HTTP, e.g.
                     behind a reverse proxy (docs/deploy.md)      [HEADGRADER_TLS_CERT]
   --tls-key FILE    the certificate's private key (PEM)          [HEADGRADER_TLS_KEY]
+  --variant-secret FILE  give each student their own variant of the problems that
+                    have `variants`, drawn from this file's secret bytes (32 or more;
+                    docs/variants.md); without it every student gets the problems as
+                    written                            [HEADGRADER_VARIANT_SECRET_FILE]
   --keys FILE       the keys file (headgrader keys add); turns on staff routes and,
                     by default, makes grading need a key            [HEADGRADER_KEYS]
   --grading MODE    open (anyone may grade) or key; default: key with --keys, else

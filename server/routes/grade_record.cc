@@ -99,6 +99,7 @@ store::SubmissionRecord record_of(const Problem& problem, std::string_view probl
   record.time = now;
   record.id = store::new_submission_id(now);
   record.problem = problem.id;
+  record.variant = problem.variant;
   record.problem_sha256 = std::string(problem_sha256);
   record.body = std::move(body);
   record.passed = report.passed;

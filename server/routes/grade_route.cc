@@ -39,7 +39,9 @@ struct Router::GradeJob {
   Principal who;
   Submission submission;
   GraderIdentity identity;
-  std::optional<std::string> student;
+  std::optional<std::string> student;  // whom the record names (with a store)
+  // Whose variant is graded (API.md §15): the token's student, else the body's `student`.
+  std::optional<std::string> viewer;
   std::optional<store::IdempotencyTag> tag;
   store::TimeMs now = 0;
 };
@@ -65,6 +67,7 @@ Routed Router::answer_grade(const std::shared_ptr<const CatalogSnapshot>& snapsh
   job->entry = &entry;
   job->who = who;
   job->submission = std::move(*submission);
+  job->viewer = viewer(who, job->submission.student);
   // A grading string by string over many strings, or one whose answer is large (max_failures
   // and n_q are the submission's), takes more than milliseconds: the server runs it off the
   // threads that read and write.
@@ -116,7 +119,11 @@ Graded Router::counted_grading(const Problem& problem, const Submission& submiss
 
 Routed Router::finish_grade(GradeJob& job, const Request& request) const {
   const CatalogSnapshot::Entry& entry = *job.entry;
-  const Problem& problem = *entry.problem;
+  // The student's variant: the submission is in its coordinates, so are the answer's traces.
+  // Its shapes are the problem's, so the checks made on the problem as written hold for it.
+  Result<ProblemView> view = student_view(*job.snapshot, entry, job.viewer);
+  if (!view) return {error_answer(request, view.error()), entry.problem->id, std::nullopt};
+  const Problem& problem = *view->problem;
   const Principal& who = job.who;
   const RecordSettings& records = service_.records;
   if (records.store == nullptr) {  // --store none: Part 1 exactly

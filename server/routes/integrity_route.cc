@@ -3,16 +3,22 @@
 #include "common/json.h"
 #include "headgrader/integrity.h"
 #include "headgrader/submission.h"
+#include "headgrader/variant.h"
 #include "staff_routes.h"
 
 namespace headgrader::server {
 namespace {
 
-// A head in the problem's coordinates. Every student is given the problem as written until
-// variants (API.md §15) relabel it; then this undoes the student's relabeling.
-HeadWeights in_problem_coordinates(const Problem&, const store::SubmissionRecord&,
-                                   const HeadWeights& sent) {
-  return sent;
+// A head in the problem's coordinates: the student's relabeling (API.md §15), rebuilt from
+// the record's variant id, undone. Nullopt when the id no longer fits the problem (its
+// `variants` changed since).
+std::optional<HeadWeights> in_problem_coordinates(const Problem& problem,
+                                                  const store::SubmissionRecord& record,
+                                                  const HeadWeights& sent) {
+  if (record.variant.empty()) return sent;
+  Result<Relabeling> relabeling = parse_variant_id(record.variant, problem);
+  if (!relabeling) return std::nullopt;
+  return to_problem_coordinates(problem, *relabeling, sent);
 }
 
 }  // namespace
@@ -39,9 +45,14 @@ Response problem_integrity(store::SubmissionStore& store, const Problem& problem
         ++skipped;
         continue;
       }
-      HeadWeights in_problem = in_problem_coordinates(problem, record, submission->weights);
-      entries.push_back({*record.student, record.id, "", record.passed,
-                         std::move(submission->weights), std::move(in_problem)});
+      std::optional<HeadWeights> in_problem =
+          in_problem_coordinates(problem, record, submission->weights);
+      if (!in_problem) {
+        ++skipped;
+        continue;
+      }
+      entries.push_back({*record.student, record.id, record.variant, record.passed,
+                         std::move(submission->weights), std::move(*in_problem)});
     }
     if (!page->next_cursor) break;
     query.cursor = *page->next_cursor;

@@ -95,7 +95,7 @@ Routed Router::on_regrade(const RouteCall& call) const {
           return {error_response(dry_run.error(), request.version(), request.keep_alive()),
                   entry->problem->id, std::nullopt};
         }
-        return {regrade(*entry->problem, entry->sha256, service_.records, who.key_name, *dry_run,
+        return {regrade(*snapshot, *entry, service_.records, who.key_name, *dry_run,
                         request.version(), request.keep_alive()),
                 entry->problem->id, std::nullopt};
       });

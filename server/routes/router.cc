@@ -8,7 +8,6 @@
 #include <utility>
 
 #include "answer_guard.h"
-#include "headgrader/check_steps.h"
 #include "headgrader/limits.h"
 #include "headgrader/problem.h"
 #include "openapi_document.h"
@@ -240,29 +239,8 @@ Routed Router::on_problems(const RouteCall& call) const {
           std::nullopt};
 }
 
-Routed Router::on_problem(const RouteCall& call) const {
-  return {json_answer(call.request, http::status::ok, call.entry->json), call.entry->problem->id,
-          std::nullopt};
-}
-
 Routed Router::on_grade(const RouteCall& call) const {
   return answer_grade(call.snapshot, *call.entry, call.who, call.request);
-}
-
-Routed Router::on_check_steps(const RouteCall& call) const {
-  return answer_check_steps(*call.entry, call.request);
-}
-
-Routed Router::answer_check_steps(const CatalogSnapshot::Entry& entry,
-                                  const Request& request) const {
-  const Problem& problem = *entry.problem;
-  if (std::optional<Error> refused = unless_json_body(request)) {
-    return {error_answer(request, *refused), problem.id, std::nullopt};
-  }
-  Result<StepsReport> report = check_steps(problem, request.body());
-  if (!report) return {error_answer(request, report.error()), problem.id, std::nullopt};
-  return {json_answer(request, http::status::ok, steps_report_json(*report)), problem.id,
-          std::nullopt};
 }
 
 }  // namespace headgrader::server

@@ -137,7 +137,6 @@ class Router {
                       const Request& request) const;
   Routed finish_grade(GradeJob& job, const Request& request) const;
   Graded counted_grading(const Problem& problem, const Submission& submission) const;
-  Routed answer_check_steps(const CatalogSnapshot::Entry& entry, const Request& request) const;
   Routed answer_passback(bool retry, const std::string& id, const Request& request) const;
   Routed answer_put(std::string_view id, const Request& request) const;
   Routed answer_delete(std::string_view id, const Request& request) const;
@@ -156,6 +155,15 @@ class Router {
                                                 const GraderIdentity& identity,
                                                 store::TimeMs now) const;
   Routed answer_validate(const Request& request) const;
+  // The student a problem is shown to and graded for (student_view.cc): the student token's,
+  // else the one named (the grading body's `student`, ?student=).
+  static std::optional<std::string> viewer(const Principal& who,
+                                           const std::optional<std::string>& named);
+  // The problem of `entry` as `student` sees it, with the server's variant secret
+  // (CatalogSnapshot::for_student).
+  Result<ProblemView> student_view(const CatalogSnapshot& snapshot,
+                                   const CatalogSnapshot::Entry& entry,
+                                   const std::optional<std::string>& student) const;
   Routed answer_solve(const Request& request) const;
 
   const Service& service_;

@@ -4,6 +4,8 @@
 // reads it. Thread-safety: the pointed-to parts are each safe to use from any thread.
 #pragma once
 
+#include <string>
+
 #include "auth.h"
 #include "grade_record.h"
 #include "key_source.h"
@@ -23,6 +25,9 @@ struct Service {
   LtiService* lti = nullptr;    // null without --lti: its routes, passback
   // What GET /metrics shows (API.md §17); null: the router keeps a registry of its own.
   Metrics* metrics = nullptr;
+  // --variant-secret's bytes (API.md §15): each student's variant is drawn from it. Empty:
+  // every student gets the problems as written. Never logged, never in an answer.
+  std::string variant_secret = {};
 };
 
 }  // namespace headgrader::server

@@ -21,10 +21,6 @@ Error bad_parameter(std::string name, std::string message) {
   return Error{ErrorCode::kBadRequest, std::move(message), std::move(name)};
 }
 
-Response error_answer(const Error& error, unsigned version, bool keep_alive) {
-  return error_response(error, version, keep_alive);
-}
-
 Json nullable(const std::optional<std::string>& text) { return text ? Json(*text) : Json(nullptr); }
 
 // A grading's mistakes in one CSV cell: their names, space-separated ("" for none).
@@ -50,6 +46,8 @@ Json record_summary(const store::SubmissionRecord& r) {
       {"failing_inputs", std::move(failing)},
       // The names of the mistakes its diagnosis proved (API.md §16), in the answer's order.
       {"mistakes", Json(r.mistakes)},
+      // The student's variant it was graded on (API.md §15); null: the problem as written.
+      {"variant", r.variant.empty() ? Json(nullptr) : Json(r.variant)},
       {"regrade_of", nullable(r.regrade_of)},
       // The LMS course and link of a launched student's grading (§11), else null.
       {"lms", r.lms_context || r.lms_resource_link
@@ -177,7 +175,7 @@ class CsvExport final : public BodyStream {
 Response list_submissions(store::SubmissionStore& store, std::string_view query, bool csv,
                           unsigned version, bool keep_alive, std::shared_ptr<BodyStream>* stream) {
   Result<store::SubmissionQuery> parsed = parse_submission_query(query, csv);
-  if (!parsed) return error_answer(parsed.error(), version, keep_alive);
+  if (!parsed) return error_response(parsed.error(), version, keep_alive);
   store::SubmissionQuery q = std::move(parsed).value();
   const bool every = q.limit == 0;
   if (every && csv && stream != nullptr) {
@@ -185,7 +183,7 @@ Response list_submissions(store::SubmissionStore& store, std::string_view query,
     Result<store::SubmissionPage> page = store.list(q);
     if (!page) {
       if (page.error().code != ErrorCode::kStoreUnavailable) {
-        return error_answer(page.error(), version, keep_alive);
+        return error_response(page.error(), version, keep_alive);
       }
       return record_unavailable(page.error(), version, keep_alive);
     }
@@ -210,7 +208,7 @@ Response list_submissions(store::SubmissionStore& store, std::string_view query,
     Result<store::SubmissionPage> page = store.list(q);
     if (!page) {
       if (page.error().code != ErrorCode::kStoreUnavailable) {
-        return error_answer(page.error(), version, keep_alive);
+        return error_response(page.error(), version, keep_alive);
       }
       return record_unavailable(page.error(), version, keep_alive);
     }
@@ -243,21 +241,21 @@ Response students_csv(store::SubmissionStore& store, std::string_view query, uns
                       bool keep_alive) {
   const auto pairs = form_pairs(query);
   if (!pairs) {
-    return error_answer(bad_parameter("",
-                                      "the query string is not valid: each '%' must be "
-                                      "followed by two hexadecimal digits"),
-                        version, keep_alive);
+    return error_response(bad_parameter("",
+                                        "the query string is not valid: each '%' must be "
+                                        "followed by two hexadecimal digits"),
+                          version, keep_alive);
   }
   std::optional<std::string> problem;
   for (const auto& [name, value] : *pairs) {
     if (name != "problem") {
-      return error_answer(bad_parameter(name, "unknown parameter \"" + name +
-                                                  "\"; the per-student CSV takes only problem"),
-                          version, keep_alive);
+      return error_response(bad_parameter(name, "unknown parameter \"" + name +
+                                                    "\"; the per-student CSV takes only problem"),
+                            version, keep_alive);
     }
     if (problem) {
-      return error_answer(bad_parameter(name, "problem is given twice; give it once"), version,
-                          keep_alive);
+      return error_response(bad_parameter(name, "problem is given twice; give it once"), version,
+                            keep_alive);
     }
     problem = value;
   }
@@ -290,8 +288,8 @@ Response get_submission(store::SubmissionStore& store, std::string_view id, unsi
   auto found = store.get(id);
   if (!found) return record_unavailable(found.error(), version, keep_alive);
   if (!found->has_value()) {
-    return error_answer({ErrorCode::kNotFound, "there is no submission with this id", ""}, version,
-                        keep_alive);
+    return error_response({ErrorCode::kNotFound, "there is no submission with this id", ""},
+                          version, keep_alive);
   }
   const store::SubmissionRecord& r = **found;
   Json record = record_summary(r);
@@ -324,7 +322,7 @@ Response problem_stats(store::SubmissionStore& store, std::string_view problem, 
   for (const auto& mistake : stats.mistakes) {
     mistakes.push_back({{"mistake", mistake.mistake}, {"students", mistake.students}});
   }
-  const Json answer = {
+  Json answer = {
       {"problem", stats.problem},
       {"submissions", stats.submissions},
       {"students", stats.students},
@@ -334,6 +332,14 @@ Response problem_stats(store::SubmissionStore& store, std::string_view problem, 
       {"score_histogram", std::move(histogram)},
       {"common_failures", std::move(failures)},
       {"mistakes", std::move(mistakes)}};
+  // By the variant of each student's latest grading (API.md §15): whether one is harder.
+  Json variants = Json::array();
+  for (const auto& variant : stats.variants) {
+    variants.push_back({{"variant", variant.variant},
+                        {"students", variant.students},
+                        {"students_passed", variant.students_passed}});
+  }
+  answer["variants"] = std::move(variants);
   return json_response(http::status::ok, dump(answer), version, keep_alive);
 }
 
@@ -359,11 +365,12 @@ Result<bool> parse_regrade_query(std::string_view query) {
   return dry_run.value_or(false);
 }
 
-Response regrade(const Problem& problem, std::string_view problem_sha256,
+Response regrade(const CatalogSnapshot& snapshot, const CatalogSnapshot::Entry& entry,
                  const RecordSettings& records, const std::optional<std::string>& staff_key,
                  bool dry_run, unsigned version, bool keep_alive) {
   store::SubmissionStore& store = *records.store;
-  auto latest = store.latest_per_student(problem.id);
+  const Problem& written = *entry.problem;
+  auto latest = store.latest_per_student(written.id);
   if (!latest) return record_unavailable(latest.error(), version, keep_alive);
 
   struct Regraded {
@@ -372,17 +379,27 @@ Response regrade(const Problem& problem, std::string_view problem_sha256,
   };
   std::vector<Regraded> regraded;
   Json skipped = Json::array();
+  const auto skip = [&](const store::SubmissionRecord& before, const Error& error) {
+    skipped.push_back({{"student", nullable(before.student)},
+                       {"submission_id", before.id},
+                       {"error", error_to_json(error)["error"]}});
+  };
   for (const store::SubmissionRecord& before : *latest) {
-    Result<Submission> submission = parse_submission(problem, before.body);
+    // The variant's shapes are the problem's: one check of the matrices serves both.
+    Result<Submission> submission = parse_submission(written, before.body);
     if (!submission) {  // the problem changed shape: the old matrices no longer fit
-      skipped.push_back({{"student", nullable(before.student)},
-                         {"submission_id", before.id},
-                         {"error", error_to_json(submission.error())["error"]}});
+      skip(before, submission.error());
       continue;
     }
-    const Graded graded = grade_submission(problem, *submission);
+    // The problem's `variants` changed: the matrices are in coordinates it no longer has.
+    Result<ProblemView> view = snapshot.of_variant(entry, before.variant);
+    if (!view) {
+      skip(before, view.error());
+      continue;
+    }
+    const Graded graded = grade_submission(*view->problem, *submission);
     store::SubmissionRecord r =
-        record_of(problem, problem_sha256, graded, before.body, records.now());
+        record_of(*view->problem, entry.sha256, graded, before.body, records.now());
     r.student = before.student;
     r.key = staff_key;
     r.regrade_of = before.id;
@@ -427,7 +444,7 @@ Response regrade(const Problem& problem, std::string_view problem_sha256,
 }
 
 Response record_unavailable(const Error& error, unsigned version, bool keep_alive) {
-  return error_answer(
+  return error_response(
       {ErrorCode::kStoreUnavailable,
        "the record of gradings cannot be read or changed now; try again (the store said: " +
            error.message + ")",

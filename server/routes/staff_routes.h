@@ -13,6 +13,7 @@
 #include "error_response.h"
 #include "grade_record.h"
 #include "headgrader/problem.h"
+#include "problem_catalog.h"
 #include "submission_store.h"
 
 namespace headgrader::server {
@@ -48,12 +49,14 @@ Response problem_stats(store::SubmissionStore& store, std::string_view problem, 
 // Errors: bad_request naming the parameter as field.
 Result<bool> parse_regrade_query(std::string_view query);
 
-// Grades the latest submission of every student on `problem` as it is now; each a new record
-// with regrade_of, keyed to `staff_key`; `problem_sha256` is of the problem's file now.
+// Grades the latest submission of every student on `entry`'s problem as it is now, each on
+// the variant its record names (API.md §15), rebuilt from the id; each a new record with
+// regrade_of, keyed to `staff_key`, with the sha256 of the problem's file now. A record whose
+// matrices or variant no longer fit the problem is skipped, with the reason.
 // With `dry_run` (API.md §16) the same grading and the same answer, plus "dry_run": true, with
 // nothing written and nothing sent: each changed entry's submission_id is null (no record was
 // made) and its regrade_of names the record it would regrade.
-Response regrade(const Problem& problem, std::string_view problem_sha256,
+Response regrade(const CatalogSnapshot& snapshot, const CatalogSnapshot::Entry& entry,
                  const RecordSettings& records, const std::optional<std::string>& staff_key,
                  bool dry_run, unsigned version, bool keep_alive);
 

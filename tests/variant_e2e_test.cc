@@ -1,0 +1,315 @@
+// Each student's variant (API.md §15) against the real binaries, on SQLite and PostgreSQL: the
+// problem a student is shown, the grading against their variant and its record, stats by
+// variant, a regrade on each record's own variant, a restart and a new secret, a copied head
+// seen by integrity, and a secret file that stops the server. The variants are checked against
+// a relabeling written out here entry by entry from the variant id's definition
+// (headgrader/variant.h), not against the server's own code.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <sstream>
+
+#include "headgrader/report.h"
+#include "server_harness.h"
+#include "store_test_support.h"
+#include "test_support.h"
+
+namespace headgrader::server {
+namespace {
+
+using namespace harness;
+using store::testing::Backend;
+using store::testing::TestDatabase;
+namespace fs = std::filesystem;
+
+constexpr std::string_view kProblemPath = "/v1/problems/consonant-anywhere";
+
+std::string shell(const std::string& command) {
+  FILE* pipe = ::popen((command + " 2>/dev/null").c_str(), "r");
+  std::string out;
+  char buffer[4096];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
+  ::pclose(pipe);
+  if (out.ends_with('\n')) out.pop_back();
+  return out;
+}
+
+void write_file(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+}
+
+// A variant id read by its definition: "f" π, "s" scale indices, "o" σ, 0-based, "."-joined.
+struct Relabeling {
+  std::vector<int> features, scales, outputs;
+};
+Relabeling read_id(const std::string& id) {
+  Relabeling r;
+  std::stringstream parts(id);
+  for (std::string part; std::getline(parts, part, '-');) {
+    std::vector<int>& list = part[0] == 'f' ? r.features : part[0] == 's' ? r.scales : r.outputs;
+    std::stringstream numbers(part.substr(1));
+    for (std::string n; std::getline(numbers, n, '.');) list.push_back(std::stoi(n));
+  }
+  return r;
+}
+
+// The test's problem: the handout's Exercise 2 with every relabeling on, two scales.
+constexpr double kScales[] = {1.0, 2.0};
+
+// The student's coordinates, entry by entry: their row i is the problem's row π(i) scaled by
+// s_i, so a head reads the same residual when column i of W_q and W_k is the problem's column
+// π(i) divided by s_i, and W_V's row j is the problem's row σ(j), with the same columns.
+Json student_head(const Json& reference, const Relabeling& r) {
+  const auto columns = [&](const Json& m) {
+    Json out = Json::array();
+    for (const Json& row : m) {
+      Json new_row = Json::array();
+      for (std::size_t i = 0; i < r.features.size(); ++i) {
+        new_row.push_back(row[r.features[i]].get<double>() / kScales[r.scales[i]]);
+      }
+      out.push_back(new_row);
+    }
+    return out;
+  };
+  Json rows_reordered = Json::array();
+  for (const int j : r.outputs) rows_reordered.push_back(reference["W_V"][j]);
+  return Json{{"W_q", columns(reference["W_q"])},
+              {"W_k", columns(reference["W_k"])},
+              {"W_V", columns(rows_reordered)}};
+}
+
+class Variants : public ::testing::TestWithParam<Backend> {
+ protected:
+  void SetUp() override {
+    db_ = TestDatabase::make(GetParam());
+    if (!db_) {
+      if (HasFailure()) return;
+      GTEST_SKIP() << "HEADGRADER_TEST_POSTGRES is not set: run under scripts/with-postgres.sh";
+    }
+    root_ = fs::temp_directory_path() / ("headgrader-variants-" + std::to_string(::getpid()) + "-" +
+                                         std::to_string(counter_++));
+    fs::remove_all(root_);
+    fs::create_directories(root_ / "problems");
+    std::ifstream in(HEADGRADER_SOURCE_DIR "/problems/consonant-anywhere.json");
+    file_ = Json::parse(in);
+    file_["statement"] = "Output [0, 1] once a consonant has occurred, else [1, 0].";
+    file_["feature_names"] = {"vowel", "consonant"};
+    file_["variants"] = {
+        {"permute_features", true}, {"permute_outputs", true}, {"feature_scales", {1, 2}}};
+    write_file(root_ / "problems" / "consonant-anywhere.json", file_.dump(2));
+    write_file(root_ / "secret", "a course's secret of thirty-two or more bytes\n");
+    write_file(root_ / "other-secret", "another term, another secret of 32+ bytes");
+    const std::string keys = (root_ / "keys.json").string();
+    staff_ = shell(std::string(HEADGRADER_CLI_BIN) + " keys add --keys " + keys +
+                   " --name ta --role staff");
+    lms_ = shell(std::string(HEADGRADER_CLI_BIN) + " keys add --keys " + keys +
+                 " --name canvas --role lms");
+    ASSERT_EQ(lms_.size(), 43u);
+  }
+  void TearDown() override {
+    server_.reset();
+    std::error_code ignored;
+    if (!root_.empty()) fs::remove_all(root_, ignored);
+  }
+  std::uint16_t start(const std::string& secret = "secret") {
+    server_.reset();
+    server_ = std::make_unique<ServerProcess>(std::vector<std::string>{
+        "--port", "0", "--address", "127.0.0.1", "--problems", (root_ / "problems").string(),
+        "--keys", (root_ / "keys.json").string(), "--store", db_->url(), "--variant-secret",
+        (root_ / secret).string()});
+    return server_->wait_listening();
+  }
+  Json shown_to(std::uint16_t port, const std::string& student) {
+    const HttpResponse got =
+        call(port, "GET", std::string(kProblemPath) + "?student=" + student, lms_);
+    EXPECT_EQ(got.result_int(), 200) << got.body();
+    return Json::parse(got.body());
+  }
+  Json grade(std::uint16_t port, Json head, const std::string& student) {
+    head["student"] = student;
+    const HttpResponse got =
+        call(port, "POST", std::string(kProblemPath) + "/grade", lms_, head.dump());
+    EXPECT_EQ(got.result_int(), 200) << got.body();
+    return Json::parse(got.body());
+  }
+  // Two students whose variants order the outputs differently, so that each one's head
+  // answers the other's variant with the outputs swapped.
+  std::pair<std::string, std::string> two_students(std::uint16_t port) {
+    std::map<std::vector<int>, std::string> by_outputs;
+    for (int i = 0; i < 64 && by_outputs.size() < 2; ++i) {
+      const std::string student = "student-" + std::to_string(i);
+      by_outputs.emplace(read_id(shown_to(port, student)["variant"]).outputs, student);
+    }
+    EXPECT_EQ(by_outputs.size(), 2u);
+    return {by_outputs.begin()->second, by_outputs.rbegin()->second};
+  }
+
+  static inline int counter_ = 0;
+  std::unique_ptr<TestDatabase> db_;
+  fs::path root_;
+  Json file_;
+  std::string staff_, lms_;
+  std::unique_ptr<ServerProcess> server_;
+};
+
+TEST_P(Variants, EachStudentIsShownTheirRelabelingOfTheProblemAndNoOneTheReference) {
+  const std::uint16_t port = start();
+  const Json written = Json::parse(call(port, "GET", std::string(kProblemPath)).body());
+  EXPECT_FALSE(written.contains("variant"));
+  EXPECT_EQ(written["W_E"], file_["W_E"]);
+  for (const std::string student : {"ada", "bob", "cy"}) {
+    const Json shown = shown_to(port, student);
+    ASSERT_TRUE(shown.contains("variant")) << shown.dump();
+    EXPECT_FALSE(shown.contains("reference"));
+    const Relabeling r = read_id(shown["variant"]);
+    ASSERT_EQ(r.features.size(), 2u);
+    ASSERT_EQ(r.scales.size(), 2u);
+    ASSERT_EQ(r.outputs.size(), 2u);
+    for (std::size_t i = 0; i < 2; ++i) {
+      EXPECT_EQ(shown["feature_names"][i], file_["feature_names"][r.features[i]]);
+      for (std::size_t t = 0; t < 26; ++t) {
+        EXPECT_EQ(shown["W_E"][i][t].get<double>(),
+                  kScales[r.scales[i]] * file_["W_E"][r.features[i]][t].get<double>());
+      }
+    }
+    EXPECT_EQ(shown_to(port, student)["variant"], shown["variant"]) << "the same every time";
+  }
+  // Another student's variant needs an lms or staff key; a wrong credential is refused.
+  EXPECT_EQ(call(port, "GET", std::string(kProblemPath) + "?student=ada").result_int(), 401);
+  EXPECT_EQ(call(port, "GET", std::string(kProblemPath), "not-a-key").result_int(), 401);
+  EXPECT_EQ(call(port, "GET", std::string(kProblemPath) + "?student=%zz", lms_).result_int(), 400);
+}
+
+TEST_P(Variants, EachPassesWithTheirOwnTransformedReferenceFailsWithTheOthersAndIsKeptSo) {
+  std::uint16_t port = start();
+  const auto [ada, bob] = two_students(port);
+  const Json reference = file_["reference"];
+  const std::string ada_variant = shown_to(port, ada)["variant"];
+  const std::string bob_variant = shown_to(port, bob)["variant"];
+  const Json ada_head = student_head(reference, read_id(ada_variant));
+  const Json bob_head = student_head(reference, read_id(bob_variant));
+
+  const Json ada_own = grade(port, ada_head, ada);
+  EXPECT_EQ(ada_own["passed"], true) << ada_own.dump();
+  EXPECT_EQ(ada_own["variant"], ada_variant);
+  const Json ada_with_bobs = grade(port, bob_head, ada);
+  EXPECT_EQ(ada_with_bobs["passed"], false);
+  // The answer is in the student's coordinates: bob's variant orders the outputs (1, 0)
+  // (two_students), so where the problem as written expects [1, 0] he is expected [0, 1].
+  ASSERT_EQ(read_id(bob_variant).outputs, (std::vector<int>{1, 0}));
+  const Json bob_with_adas = grade(port, ada_head, bob);
+  EXPECT_EQ(bob_with_adas["passed"], false);
+  const Json& example = bob_with_adas["examples"][0];  // "eaeia": no consonant
+  EXPECT_EQ(example["input"], "eaeia");
+  EXPECT_EQ(example["expected"][0], Json({0, 1})) << example.dump();
+  const Json bob_own = grade(port, bob_head, bob);
+  EXPECT_EQ(bob_own["passed"], true) << bob_own.dump();
+  EXPECT_EQ(bob_own["variant"], bob_variant);
+
+  // The record names the variant; stats count students by it.
+  const HttpResponse listed = call(port, "GET", "/v1/submissions?student=" + ada, staff_);
+  const Json records = Json::parse(listed.body())["submissions"];
+  ASSERT_EQ(records.size(), 2u) << listed.body();
+  for (const Json& record : records) EXPECT_EQ(record["variant"], ada_variant);
+  const Json stats =
+      Json::parse(call(port, "GET", std::string(kProblemPath) + "/stats", staff_).body());
+  std::map<std::string, std::pair<int, int>> by_variant;
+  for (const Json& v : stats["variants"]) {
+    by_variant[v["variant"]] = {v["students"].get<int>(), v["students_passed"].get<int>()};
+  }
+  // ada's latest grading failed (she sent bob's head last), bob's passed.
+  EXPECT_EQ(by_variant[ada_variant], std::make_pair(1, 0)) << stats.dump();
+  EXPECT_EQ(by_variant[bob_variant], std::make_pair(1, 1)) << stats.dump();
+
+  // A regrade grades each latest record on its own variant: nothing changes (on the problem
+  // as written bob's head, its outputs swapped, would fail).
+  const HttpResponse regraded =
+      call(port, "POST", std::string(kProblemPath) + "/regrade", staff_, "{}");
+  ASSERT_EQ(regraded.result_int(), 200) << regraded.body();
+  EXPECT_EQ(Json::parse(regraded.body())["regraded"], 2);
+  EXPECT_EQ(Json::parse(regraded.body())["changed"], Json::array()) << regraded.body();
+
+  // A restart with the same secret: the same variants. A new secret reshuffles the class.
+  port = start();
+  EXPECT_EQ(shown_to(port, ada)["variant"], ada_variant);
+  EXPECT_EQ(shown_to(port, bob)["variant"], bob_variant);
+  std::map<std::string, std::string> before;
+  for (int i = 0; i < 8; ++i) {
+    const std::string student = "s" + std::to_string(i);
+    before[student] = shown_to(port, student)["variant"];
+  }
+  port = start("other-secret");
+  int moved = 0;
+  for (const auto& [student, variant] : before)
+    moved += shown_to(port, student)["variant"] != variant;
+  EXPECT_GT(moved, 0);
+}
+
+TEST_P(Variants, EditingTheMatricesKeepsEachStudentsVariant) {
+  std::uint16_t port = start();
+  std::map<std::string, std::string> before;
+  for (int i = 0; i < 8; ++i) {
+    const std::string student = "s" + std::to_string(i);
+    before[student] = shown_to(port, student)["variant"];
+  }
+  // The embedding's values change (a stronger consonant feature); its size does not.
+  for (Json& entry : file_["W_E"][1]) entry = entry.get<double>() * 3;
+  file_["reference"]["W_k"] = {{0, 5.0 / 3}};
+  file_["reference"]["W_V"] = {{1, 0}, {0, 1.0 / 3}};
+  const HttpResponse put = call(port, "PUT", std::string(kProblemPath), staff_, file_.dump());
+  ASSERT_EQ(put.result_int(), 200) << put.body();
+  for (const auto& [student, variant] : before) {
+    EXPECT_EQ(shown_to(port, student)["variant"], variant) << student;
+  }
+}
+
+TEST_P(Variants, IntegrityFindsAHeadCopiedFromAnotherVariant) {
+  const std::uint16_t port = start();
+  const auto [ada, bob] = two_students(port);
+  const Json ada_head = student_head(file_["reference"], read_id(shown_to(port, ada)["variant"]));
+  EXPECT_EQ(grade(port, ada_head, ada)["passed"], true);
+  EXPECT_EQ(grade(port, ada_head, bob)["passed"], false);  // bob sent ada's head as it was
+  const HttpResponse got = call(port, "GET", std::string(kProblemPath) + "/integrity", staff_);
+  ASSERT_EQ(got.result_int(), 200) << got.body();
+  const Json report = Json::parse(got.body());
+  ASSERT_EQ(report["other_variant"].size(), 1u) << report.dump();
+  EXPECT_EQ(report["other_variant"][0]["student"], bob);
+  EXPECT_EQ(report["other_variant"][0]["matches_student"], ada);
+  EXPECT_FALSE(got.body().find("\"reference\"") != std::string::npos);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, Variants,
+                         ::testing::Values(Backend::kSqlite, Backend::kPostgres),
+                         [](const auto& info) { return store::testing::backend_name(info.param); });
+
+// A secret that cannot keep the variants unguessable stops the server, naming the file.
+TEST(VariantSecret, AMissingOrShortSecretFileStopsTheServerNamingIt) {
+  const fs::path root =
+      fs::temp_directory_path() / ("headgrader-secret-" + std::to_string(::getpid()));
+  fs::create_directories(root);
+  write_file(root / "short", std::string(31, 'x') + "\n");  // 31 bytes once its line break goes
+  for (const fs::path& secret : {root / "missing", root / "short"}) {
+    ServerProcess server({"--port", "0", "--store", "none", "--variant-secret", secret.string()});
+    const ExitStatus status = server.wait();
+    EXPECT_TRUE(status.exited);
+    EXPECT_EQ(status.code, 1);
+    const std::string err = server.stderr_text();
+    EXPECT_NE(err.find("--variant-secret " + secret.string()), std::string::npos) << err;
+    EXPECT_NE(err.find("not starting"), std::string::npos) << err;
+  }
+  // From the environment as API.md names it.
+  ::setenv("HEADGRADER_VARIANT_SECRET_FILE", (root / "short").c_str(), 1);
+  ServerProcess from_env({"--port", "0", "--store", "none"});
+  ::unsetenv("HEADGRADER_VARIANT_SECRET_FILE");
+  EXPECT_EQ(from_env.wait().code, 1);
+  EXPECT_NE(from_env.stderr_text().find("shorter than the 32"), std::string::npos);
+  std::error_code ignored;
+  fs::remove_all(root, ignored);
+}
+
+}  // namespace
+}  // namespace headgrader::server
