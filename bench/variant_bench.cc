@@ -3,6 +3,7 @@
 //     (the relabeled problem derived again, its reference proved by grading), a different
 //     student each iteration so nothing is reused; the mean is the benchmark's time, the
 //     slowest iteration the counter `worst_ms`. Goal: < 50 ms for the bundled problems.
+//   - VariantRelabeling/<problem>: derive_relabeling alone (a student's HMAC and its stream).
 //   - VariantGrade/<problem>/<passing|failing>: grade() of the same head on the problem as
 //     written and, written in the student's coordinates (to_student_coordinates), on one
 //     student's relabeled problem: the same strings, so the two should cost the same (goal: a
@@ -95,6 +96,22 @@ void BM_VariantDerive(benchmark::State& state) {
   state.counters["worst_ms"] = worst;
 }
 BENCHMARK(BM_VariantDerive)->Name("VariantDerive")->DenseRange(0, 2)->Unit(benchmark::kMillisecond);
+
+// derive_relabeling alone, for a student never seen before at each iteration: the HMAC and
+// the SHA-256 stream a server computes on every grading that names a student.
+void BM_VariantRelabeling(benchmark::State& state) {
+  const Problem& p = with_variants(static_cast<std::size_t>(state.range(0)));
+  std::uint64_t student = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(
+        derive_relabeling(kVariantSecret, p, "student-" + std::to_string(student++)));
+  }
+  state.SetLabel(p.id);
+}
+BENCHMARK(BM_VariantRelabeling)
+    ->Name("VariantRelabeling")
+    ->DenseRange(0, 2)
+    ->Unit(benchmark::kMicrosecond);
 
 // Arg 0: the problem; 1: 0 the reference, 1 a failing head (the reference's W_k × 0.4, the
 // handout's soft key on consonant-anywhere; with W_V halved where the soft key still passes,
