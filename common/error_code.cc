@@ -55,6 +55,8 @@ std::string_view code_name(ErrorCode code) {
       return "invalid_problem";
     case ErrorCode::kProblemsReadOnly:
       return "problems_read_only";
+    case ErrorCode::kProblemInPool:
+      return "problem_in_pool";
     case ErrorCode::kInternalError:
       return "internal_error";
     case ErrorCode::kUsage:

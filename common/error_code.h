@@ -39,6 +39,8 @@ enum class ErrorCode {
   kInvalidProblem,       // 422, PUT of a bad file
   // The problems folder cannot be written (a read-only mount) or --problems is one file (409).
   kProblemsReadOnly,
+  // DELETE of a problem that a pool names (API.md §15): the pool must let go of it first (409).
+  kProblemInPool,
   // Ours, not the client's: an answer we failed to compute (500).
   kInternalError,
   // Never sent to a client: the errors of starting the server, of the command line and of our

@@ -14,6 +14,7 @@
 #include "headgrader/grade.h"
 #include "headgrader/limits.h"
 #include "headgrader/obstacles.h"
+#include "headgrader/pool.h"
 #include "headgrader/solve.h"
 #include "json_input.h"
 #include "message_text.h"
@@ -318,33 +319,72 @@ std::variant<ProblemSet, std::vector<Defect>> ProblemSet::load(const std::filesy
   std::sort(files.begin(), files.end());
 
   std::vector<std::pair<std::shared_ptr<const Problem>, std::string>> loaded_files;
+  std::vector<std::shared_ptr<const ProblemPool>> pools;
+  std::vector<std::string> pool_files;
   for (const auto& file : files) {
     std::string text;
     auto loaded = load_problem_file(file, &text);
     if (auto* found = std::get_if<std::vector<Defect>>(&loaded)) {
+      // A pool (API.md §15) is read as one once it failed to be a problem: the file's
+      // defects are then the pool's.
+      if (is_pool_text(text)) {
+        auto pool = load_pool_text(text, file.string());
+        if (auto* bad = std::get_if<std::vector<Defect>>(&pool)) {
+          defects.insert(defects.end(), bad->begin(), bad->end());
+        } else {
+          pools.push_back(std::make_shared<const ProblemPool>(std::get<ProblemPool>(pool)));
+          pool_files.push_back(file.string());
+        }
+        continue;
+      }
       defects.insert(defects.end(), found->begin(), found->end());
     } else {
       loaded_files.emplace_back(
           std::make_shared<const Problem>(std::get<Problem>(std::move(loaded))), std::move(text));
     }
   }
+  // Each pool's members are problems of this folder (a pool of pools is not one).
+  for (std::size_t p = 0; p < pools.size(); ++p) {
+    for (std::size_t i = 0; i < pools[p]->members.size(); ++i) {
+      const std::string& member = pools[p]->members[i];
+      const bool found = std::any_of(loaded_files.begin(), loaded_files.end(),
+                                     [&](const auto& f) { return f.first->id == member; });
+      const bool is_pool = std::any_of(pools.begin(), pools.end(),
+                                       [&](const auto& other) { return other->id == member; });
+      if (found) continue;
+      defects.push_back(
+          Defect{pool_files[p], "pool[" + std::to_string(i) + "]",
+                 is_pool ? "is \"" + member + "\", a pool; a pool's members are problems"
+                         : "names \"" + member + "\", which is not a problem of this folder"});
+    }
+  }
   if (!defects.empty()) return defects;
   std::sort(loaded_files.begin(), loaded_files.end(),
             [](const auto& a, const auto& b) { return a.first->id < b.first->id; });
-  ProblemSet set;
+  std::vector<std::shared_ptr<const Problem>> problems;
   for (auto& [problem, text] : loaded_files) {
-    set.problems_.push_back(std::move(problem));
+    problems.push_back(std::move(problem));
     if (sources != nullptr) sources->push_back(std::move(text));
   }
+  return of(std::move(problems), std::move(pools));
+}
+
+ProblemSet ProblemSet::of(std::vector<std::shared_ptr<const Problem>> problems,
+                          std::vector<std::shared_ptr<const ProblemPool>> pools) {
+  std::sort(problems.begin(), problems.end(),
+            [](const auto& a, const auto& b) { return a->id < b->id; });
+  std::sort(pools.begin(), pools.end(), [](const auto& a, const auto& b) { return a->id < b->id; });
+  ProblemSet set;
+  set.problems_ = std::move(problems);
+  set.pools_ = std::move(pools);
   return set;
 }
 
-ProblemSet ProblemSet::of(std::vector<std::shared_ptr<const Problem>> problems) {
-  std::sort(problems.begin(), problems.end(),
-            [](const auto& a, const auto& b) { return a->id < b->id; });
-  ProblemSet set;
-  set.problems_ = std::move(problems);
-  return set;
+const ProblemPool* ProblemSet::find_pool(std::string_view id) const {
+  for (const auto& pool : pools_) {
+    if (pool->id == id) return pool.get();
+  }
+  return nullptr;
 }
 
 const Problem* ProblemSet::find(std::string_view id) const {

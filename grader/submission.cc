@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <utility>
 
+#include "headgrader/limits.h"
+#include "json_input.h"
 #include "submission_readers.h"
 
 namespace headgrader {
@@ -25,6 +27,14 @@ bool same_submission(const Submission& a, const Submission& b) {
   return same(a.weights.W_q, b.weights.W_q) && same(a.weights.W_k, b.weights.W_k) &&
          same(a.weights.W_V, b.weights.W_V) && a.max_failures == b.max_failures &&
          a.student == b.student;
+}
+
+std::optional<std::string> submission_student(std::string_view body) {
+  const Result<Json> json = parse_json_checked(body, limits::kMaxJsonDepth, "the body");
+  if (!json || !json->is_object()) return std::nullopt;
+  const auto found = json->find("student");
+  if (found == json->end() || !found->is_string()) return std::nullopt;
+  return found->get<std::string>();
 }
 
 }  // namespace headgrader

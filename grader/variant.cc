@@ -9,52 +9,12 @@
 
 #include "common/secrets.h"
 #include "headgrader/limits.h"
+#include "hmac_stream.h"
 
 namespace headgrader {
 namespace {
 
-// Uniform whole numbers from SHA-256 blocks of the HMAC (the header's stream).
-class VariantStream {
- public:
-  explicit VariantStream(std::string seed) : seed_(std::move(seed)) {}
-
-  // A number below n (n ≥ 1), by rejection: words at or past the last multiple of n would
-  // make the low numbers likelier.
-  std::size_t below(std::size_t n) {
-    const std::uint64_t words = std::uint64_t{1} << 32;
-    const std::uint64_t limit = words - words % n;
-    for (;;) {
-      const std::uint64_t x = next_word();
-      if (x < limit) return static_cast<std::size_t>(x % n);
-    }
-  }
-
- private:
-  std::uint32_t next_word() {
-    if (used_ == block_.size()) {
-      std::string counter(8, '\0');
-      for (int b = 0; b < 8; ++b) {
-        counter[7 - b] = static_cast<char>((block_index_ >> (8 * b)) & 0xff);
-      }
-      block_ = sha256(seed_ + counter);
-      ++block_index_;
-      used_ = 0;
-    }
-    std::uint32_t word = 0;
-    for (int b = 0; b < 4; ++b) {
-      word = (word << 8) | static_cast<unsigned char>(block_[used_ + static_cast<std::size_t>(b)]);
-    }
-    used_ += 4;
-    return word;
-  }
-
-  std::string seed_;
-  std::string block_;
-  std::size_t used_ = 0;
-  std::uint64_t block_index_ = 0;
-};
-
-std::vector<std::size_t> shuffled(std::size_t n, VariantStream& stream) {
+std::vector<std::size_t> shuffled(std::size_t n, HmacStream& stream) {
   std::vector<std::size_t> order(n);
   std::iota(order.begin(), order.end(), std::size_t{0});
   for (std::size_t i = n; i-- > 1;) std::swap(order[i], order[stream.below(i + 1)]);
@@ -175,7 +135,7 @@ Relabeling derive_relabeling(std::string_view secret, const ProblemSpec& problem
   std::string message = problem.id;
   message += '\0';
   message += student;
-  VariantStream stream(hmac_sha256(secret, message));
+  HmacStream stream(secret, message);
   if (problem.variants.permute_features) r.features = shuffled(problem.n_e, stream);
   if (const std::size_t n = problem.variants.feature_scales.size(); n > 0) {
     for (std::size_t i = 0; i < problem.n_e; ++i) r.scales.push_back(stream.below(n));

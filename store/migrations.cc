@@ -188,12 +188,18 @@ constexpr std::string_view kMigrationVariant = R"sql(
 ALTER TABLE submissions ADD COLUMN variant TEXT NOT NULL DEFAULT '';
 )sql";
 
+// The member of a pool each grading was of (API.md §15): `problem` is then the pool's id, so
+// the pool's stats and regrade find every student's grading whichever member they were given.
+constexpr std::string_view kMigrationMember = R"sql(
+ALTER TABLE submissions ADD COLUMN member TEXT NOT NULL DEFAULT '';
+)sql";
+
 }  // namespace
 
 const std::vector<std::string_view>& migrations() {
   static const std::vector<std::string_view> all = {
-      kMigration1, kMigration2,     kMigration3,        kMigration4,
-      kMigration5, kMigrationAudit, kMigrationMistakes, kMigrationVariant};
+      kMigration1,     kMigration2,        kMigration3,       kMigration4,     kMigration5,
+      kMigrationAudit, kMigrationMistakes, kMigrationVariant, kMigrationMember};
   return all;
 }
 

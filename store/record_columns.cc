@@ -114,6 +114,8 @@ const std::array<RecordColumn, kRecordColumnCount> kRecordColumns = {{
      [](SubmissionRecord& r, const Text& t) { r.mistakes = mistakes(t); }},
     {"variant", true, [](const SubmissionRecord& r) -> SqlValue { return r.variant; },
      [](SubmissionRecord& r, const Text& t) { r.variant = t.value_or(""); }},
+    {"member", true, [](const SubmissionRecord& r) -> SqlValue { return r.member; },
+     [](SubmissionRecord& r, const Text& t) { r.member = t.value_or(""); }},
 }};
 
 const std::string& select_list() {

@@ -27,7 +27,7 @@ struct RecordColumn {
   void (*read)(SubmissionRecord& record, const std::optional<std::string>& text) = nullptr;
 };
 
-inline constexpr std::size_t kRecordColumnCount = 22;
+inline constexpr std::size_t kRecordColumnCount = 23;
 extern const std::array<RecordColumn, kRecordColumnCount> kRecordColumns;
 
 // "id, time_ms, …": every column, in the table's order.

@@ -54,6 +54,9 @@ struct SubmissionRecord {
   // The student's variant of the problem (API.md §15; headgrader/variant.h's id, which
   // rebuilds it); empty: graded on the problem as written.
   std::string variant;
+  // The problem of the pool (`problem`) this grading was of (API.md §15); empty when `problem`
+  // is a problem, not a pool.
+  std::string member;
 };
 
 // What commit() did. When the record's idempotency tag was already taken (by an earlier

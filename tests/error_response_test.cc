@@ -47,6 +47,7 @@ constexpr ErrorCodeCase kEveryErrorCode[] = {
     {ErrorCode::kRateLimited, "rate_limited", http::status::too_many_requests},
     {ErrorCode::kInvalidProblem, "invalid_problem", http::status::unprocessable_entity},
     {ErrorCode::kProblemsReadOnly, "problems_read_only", http::status::conflict},
+    {ErrorCode::kProblemInPool, "problem_in_pool", http::status::conflict},
     {ErrorCode::kInternalError, "internal_error", http::status::internal_server_error},
     // Never meant for a client (startup, the command line, our calls to a platform): 500, as
     // any code the table did not know was before it was a switch.

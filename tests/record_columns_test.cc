@@ -62,24 +62,24 @@ INSTANTIATE_TEST_SUITE_P(Backends, RecordColumnsTest,
                          [](const auto& info) { return testing::backend_name(info.param); });
 
 // The lists as the store's statements named them before they were made from the table, and the
-// mistakes (migration 7) and variant (migration 8) columns after them.
+// mistakes (migration 7), variant (8) and member (9) columns after them.
 TEST(RecordColumns, TheListsReadAsTheStatementsWroteThem) {
   EXPECT_EQ(columns::select_list(),
             "id, time_ms, problem, problem_sha256, student, key_name, body, passed, score, "
             "tests_total, tests_passed, tests_failed, failing_inputs, answer, regrade_of, "
             "idem_scope, idem_key, idem_body_sha256, lms_context, lms_resource_link, mistakes, "
-            "variant");
+            "variant, member");
   EXPECT_EQ(columns::list_select_list(),
             "id, time_ms, problem, problem_sha256, student, key_name, '', passed, score, "
             "tests_total, tests_passed, tests_failed, failing_inputs, '', regrade_of, "
             "idem_scope, idem_key, idem_body_sha256, lms_context, lms_resource_link, mistakes, "
-            "variant");
+            "variant, member");
   // The integrity route's: the matrices without the answers.
   EXPECT_EQ(columns::body_select_list(),
             "id, time_ms, problem, problem_sha256, student, key_name, body, passed, score, "
             "tests_total, tests_passed, tests_failed, failing_inputs, '', regrade_of, "
             "idem_scope, idem_key, idem_body_sha256, lms_context, lms_resource_link, mistakes, "
-            "variant");
+            "variant, member");
   EXPECT_EQ(columns::insert_list(), "(" + columns::select_list() + ")");
 }
 

@@ -201,8 +201,7 @@ TEST_F(StaffRoutes, RegradeMakesNewRecordsAgainstTheProblemAsItIsNow) {
   stricter->tolerance = 1e-4;
   const CatalogSnapshot now(ProblemSet::of({stricter}), {std::string(64, '2')},
                             std::chrono::system_clock::now());
-  const Response answer =
-      regrade(now, *now.find("consonant-anywhere"), records_, "staff-1", false, 11, true);
+  const Response answer = regrade(now, "consonant-anywhere", records_, "staff-1", false, 11, true);
   ASSERT_EQ(answer.result(), http::status::ok) << answer.body();
   const Json result = Json::parse(answer.body());
   EXPECT_EQ(result["regraded"], 2);

@@ -90,6 +90,7 @@ TEST_P(StoreTest, ARecordReadsBackAsWrittenAfterReopening) {
   record.regrade_of = "0123";
   record.mistakes = {"key_too_soft", "an_authors_name"};
   record.variant = "f1.0-o1.0";
+  record.member = "consonant-proportion";
   commit_ok(record);
   store_->close();
   store_ = reopen();
@@ -119,6 +120,7 @@ TEST_P(StoreTest, ARecordReadsBackAsWrittenAfterReopening) {
   EXPECT_EQ(r.lms_resource_link, "link");
   EXPECT_EQ(r.mistakes, record.mistakes);
   EXPECT_EQ(r.variant, "f1.0-o1.0");
+  EXPECT_EQ(r.member, "consonant-proportion");
   auto missing = store_->get("ffffffffffff0000000000000000");
   ASSERT_TRUE(missing);
   EXPECT_FALSE(missing->has_value());

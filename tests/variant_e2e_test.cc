@@ -1,9 +1,10 @@
-// Each student's variant (API.md §15) against the real binaries, on SQLite and PostgreSQL: the
-// problem a student is shown, the grading against their variant and its record, stats by
-// variant, a regrade on each record's own variant, a restart and a new secret, a copied head
-// seen by integrity, and a secret file that stops the server. The variants are checked against
-// a relabeling written out here entry by entry from the variant id's definition
-// (headgrader/variant.h), not against the server's own code.
+// A problem for each student (API.md §15) against the real binaries, on SQLite and PostgreSQL:
+// the variant a student is shown, the grading against it and its record, stats by variant, a
+// regrade on each record's own variant, a restart and a new secret, a copied head seen by
+// integrity, a secret file that stops the server; and pools: each student's member shown,
+// graded and recorded under the pool, regraded on it, a pool refused or held by its members. The
+// variants are checked against a relabeling written out here entry by entry from the variant id's
+// definition (headgrader/variant.h), not against the server's own code.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -13,6 +14,7 @@
 #include <sstream>
 
 #include "headgrader/report.h"
+#include "operations_support.h"
 #include "server_harness.h"
 #include "store_test_support.h"
 #include "test_support.h"
@@ -27,17 +29,8 @@ namespace fs = std::filesystem;
 
 constexpr std::string_view kProblemPath = "/v1/problems/consonant-anywhere";
 
-std::string shell(const std::string& command) {
-  FILE* pipe = ::popen((command + " 2>/dev/null").c_str(), "r");
-  std::string out;
-  char buffer[4096];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
-  ::pclose(pipe);
-  if (out.ends_with('\n')) out.pop_back();
-  return out;
-}
-
-void write_file(const fs::path& path, const std::string& text) {
+// Private names differ from every other test file's: a unity build compiles several together.
+void write_text(const fs::path& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);
   out << text;
 }
@@ -100,14 +93,11 @@ class Variants : public ::testing::TestWithParam<Backend> {
     file_["feature_names"] = {"vowel", "consonant"};
     file_["variants"] = {
         {"permute_features", true}, {"permute_outputs", true}, {"feature_scales", {1, 2}}};
-    write_file(root_ / "problems" / "consonant-anywhere.json", file_.dump(2));
-    write_file(root_ / "secret", "a course's secret of thirty-two or more bytes\n");
-    write_file(root_ / "other-secret", "another term, another secret of 32+ bytes");
-    const std::string keys = (root_ / "keys.json").string();
-    staff_ = shell(std::string(HEADGRADER_CLI_BIN) + " keys add --keys " + keys +
-                   " --name ta --role staff");
-    lms_ = shell(std::string(HEADGRADER_CLI_BIN) + " keys add --keys " + keys +
-                 " --name canvas --role lms");
+    write_text(root_ / "problems" / "consonant-anywhere.json", file_.dump(2));
+    write_text(root_ / "secret", "a course's secret of thirty-two or more bytes\n");
+    write_text(root_ / "other-secret", "another term, another secret of 32+ bytes");
+    staff_ = testing::add_key(root_ / "keys.json", "ta", "staff");
+    lms_ = testing::add_key(root_ / "keys.json", "canvas", "lms");
     ASSERT_EQ(lms_.size(), 43u);
   }
   void TearDown() override {
@@ -282,6 +272,101 @@ TEST_P(Variants, IntegrityFindsAHeadCopiedFromAnotherVariant) {
   EXPECT_FALSE(got.body().find("\"reference\"") != std::string::npos);
 }
 
+// A pool of the handout's two Exercise 2 problems, beside them.
+TEST_P(Variants, EachStudentIsGivenOneMemberOfAPoolGradedAndRecordedUnderThePool) {
+  write_text(root_ / "problems" / "exercise-2.json",
+             R"({"id": "exercise-2", "title": "Exercise 2, either part",
+                 "pool": ["consonant-anywhere", "consonant-proportion"]})");
+  fs::copy_file(fs::path(HEADGRADER_SOURCE_DIR "/problems/consonant-proportion.json"),
+                root_ / "problems" / "consonant-proportion.json");
+  const std::uint16_t port = start();
+  const Json listed = Json::parse(call(port, "GET", "/v1/problems").body());
+  bool found = false;
+  for (const Json& p : listed["problems"]) {
+    if (p["id"] != "exercise-2") continue;
+    found = true;
+    EXPECT_EQ(p["pool"], Json({"consonant-anywhere", "consonant-proportion"}));
+    EXPECT_EQ(p["submit"], Json({"W_q", "W_k", "W_V"}));
+  }
+  EXPECT_TRUE(found) << listed.dump();
+  EXPECT_EQ(Json::parse(call(port, "GET", "/v1/problems/exercise-2").body())["pool"].size(), 2u);
+
+  // Students given each member, found by asking; the same member every time.
+  std::map<std::string, std::string> student_of;  // member -> a student given it
+  std::map<std::string, std::string> variant_of;  // member -> that student's variant
+  for (int i = 0; i < 40 && student_of.size() < 2; ++i) {
+    const std::string student = "p" + std::to_string(i);
+    const HttpResponse got = call(port, "GET", "/v1/problems/exercise-2?student=" + student, lms_);
+    ASSERT_EQ(got.result_int(), 200) << got.body();
+    const Json shown = Json::parse(got.body());
+    EXPECT_EQ(shown["pool"], "exercise-2");
+    EXPECT_FALSE(shown.contains("reference"));
+    if (student_of.emplace(shown["id"].get<std::string>(), student).second) {
+      variant_of[shown["id"]] = shown.value("variant", "");
+    }
+  }
+  ASSERT_EQ(student_of.size(), 2u);
+  // Each passes with their own member's reference, in their variant of it (consonant-anywhere
+  // has variants here, the proportion problem none), and fails with the other member's: the
+  // proportion problem's head is not the anywhere problem's.
+  const auto reference_of = [](const std::string& id) {
+    std::ifstream in(HEADGRADER_SOURCE_DIR "/problems/" + id + ".json");
+    return Json::parse(in)["reference"];
+  };
+  for (const auto& [member, student] : student_of) {
+    const std::string other =
+        member == "consonant-anywhere" ? "consonant-proportion" : "consonant-anywhere";
+    Json wrong = reference_of(other);
+    wrong["student"] = student;
+    const HttpResponse failed =
+        call(port, "POST", "/v1/problems/exercise-2/grade", lms_, wrong.dump());
+    EXPECT_EQ(Json::parse(failed.body())["passed"], false) << member << failed.body();
+    EXPECT_EQ(variant_of[member].empty(), member == "consonant-proportion");
+    Json right = variant_of[member].empty()
+                     ? reference_of(member)
+                     : student_head(reference_of(member), read_id(variant_of[member]));
+    right["student"] = student;
+    const HttpResponse passed =
+        call(port, "POST", "/v1/problems/exercise-2/grade", lms_, right.dump());
+    ASSERT_EQ(passed.result_int(), 200) << passed.body();
+    EXPECT_EQ(Json::parse(passed.body())["passed"], true) << member << passed.body();
+    const Json records = Json::parse(
+        call(port, "GET", "/v1/submissions?student=" + student, staff_).body())["submissions"];
+    ASSERT_EQ(records.size(), 2u);
+    for (const Json& record : records) {
+      EXPECT_EQ(record["problem"], "exercise-2");
+      EXPECT_EQ(record["member"], member);
+    }
+  }
+  // Without a student there is no member to grade.
+  const HttpResponse anonymous = call(port, "POST", "/v1/problems/exercise-2/grade", lms_,
+                                      reference_of("consonant-anywhere").dump());
+  EXPECT_EQ(anonymous.result_int(), 400) << anonymous.body();
+  EXPECT_EQ(Json::parse(anonymous.body())["error"]["field"], "student");
+  // The pool's stats count both students; a regrade grades each on their member: no change.
+  const Json stats = Json::parse(call(port, "GET", "/v1/problems/exercise-2/stats", staff_).body());
+  EXPECT_EQ(stats["students"], 2);
+  EXPECT_EQ(stats["students_passed"], 2);
+  const Json regraded =
+      Json::parse(call(port, "POST", "/v1/problems/exercise-2/regrade", staff_, "{}").body());
+  EXPECT_EQ(regraded["regraded"], 2) << regraded.dump();
+  EXPECT_EQ(regraded["changed"], Json::array()) << regraded.dump();
+
+  // A member goes only once the pool lets go of it; a pool of a missing problem is refused.
+  const HttpResponse held = call(port, "DELETE", "/v1/problems/consonant-proportion", staff_);
+  EXPECT_EQ(held.result_int(), 409) << held.body();
+  EXPECT_EQ(Json::parse(held.body())["error"]["code"], "problem_in_pool");
+  const HttpResponse bad = call(port, "PUT", "/v1/problems/exercise-3", staff_,
+                                R"({"id": "exercise-3", "title": "t", "pool": ["nope"]})");
+  EXPECT_EQ(bad.result_int(), 422) << bad.body();
+  EXPECT_NE(bad.body().find("pool[0]"), std::string::npos) << bad.body();
+  const HttpResponse smaller =
+      call(port, "PUT", "/v1/problems/exercise-2", staff_,
+           R"({"id": "exercise-2", "title": "Exercise 2", "pool": ["consonant-anywhere"]})");
+  EXPECT_EQ(smaller.result_int(), 200) << smaller.body();
+  EXPECT_EQ(call(port, "DELETE", "/v1/problems/consonant-proportion", staff_).result_int(), 204);
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, Variants,
                          ::testing::Values(Backend::kSqlite, Backend::kPostgres),
                          [](const auto& info) { return store::testing::backend_name(info.param); });
@@ -291,7 +376,7 @@ TEST(VariantSecret, AMissingOrShortSecretFileStopsTheServerNamingIt) {
   const fs::path root =
       fs::temp_directory_path() / ("headgrader-secret-" + std::to_string(::getpid()));
   fs::create_directories(root);
-  write_file(root / "short", std::string(31, 'x') + "\n");  // 31 bytes once its line break goes
+  write_text(root / "short", std::string(31, 'x') + "\n");  // 31 bytes once its line break goes
   for (const fs::path& secret : {root / "missing", root / "short"}) {
     ServerProcess server({"--port", "0", "--store", "none", "--variant-secret", secret.string()});
     const ExitStatus status = server.wait();

@@ -382,6 +382,12 @@ async function chooseProblem(id) {
     $('problem-info').textContent = `This problem could not be loaded: ${why}`;
     return;
   }
+  // A pool (API.md §15) as written: its problem is given per student, from the course.
+  if (Array.isArray(body.pool)) {
+    $('problem-info').textContent = 'This is a pool: each student is given one of its '
+      + `${body.pool.length} problems. Open it from your course to see yours.`;
+    return;
+  }
   state.problem = body;
   state.attempted = false;
   state.graded = null;

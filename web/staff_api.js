@@ -55,7 +55,10 @@ const problemPath = (id) => `/v1/problems/${encodeURIComponent(id)}`;
 export const status = () => call('/v1/problems/status');
 export const listProblems = () => call('/v1/problems');
 export const getProblem = (id) => call(problemPath(id));
-export const validate = (text) => call('/v1/problems/validate', { method: 'POST', body: text });
+// `student`, when given: the answer's problem is that student's variant (API.md §15).
+export const validate = (text, student = '') =>
+  call(`/v1/problems/validate${student ? `?student=${encodeURIComponent(student)}` : ''}`,
+    { method: 'POST', body: text });
 export const solve = (text, seconds) =>
   call(`/v1/problems/solve?seconds=${seconds}`, { method: 'POST', body: text });
 export const putProblem = (id, text) => call(problemPath(id), { method: 'PUT', body: text });

@@ -95,7 +95,7 @@ async function validateNow() {
     $('validation').replaceChildren();
     return;
   }
-  const answer = await api.validate(text);
+  const answer = await api.validate(text, $('preview-student').value.trim());
   if (!state.newest.isNewest(ticket)) return;  // the author typed on meanwhile
   if (answer.status !== 200) {
     $('validation-summary').textContent = `Not checked: ${errorText(answer)}.`;
@@ -183,6 +183,9 @@ async function onSave(refreshFolder) {
 function sendPreview() {
   const frame = $('preview-frame');
   if (!frame || !state.frameReady || !state.preview) return;
+  const variant = state.preview.variant;
+  $('preview-title').textContent = 'Preview: the student page, from the unsaved file'
+    + (variant ? `, as ${$('preview-student').value.trim()} will see it (variant ${variant})` : '');
   frame.contentWindow.postMessage({ type: 'headgrader-preview', problem: state.preview },
     location.origin);
 }
@@ -198,7 +201,9 @@ function onPreview() {
       title: 'Preview: the student page showing this draft',
     });
     $('preview-box').replaceChildren(
-      element('h3', { text: 'Preview: the student page, from the unsaved file' }), frame);
+      element('h3', {
+        id: 'preview-title', text: 'Preview: the student page, from the unsaved file',
+      }), frame);
   }
   sendPreview();
   frame.focus();
@@ -207,6 +212,7 @@ function onPreview() {
 export function setupEditor({ refreshFolder, onProblems }) {
   const text = $('problem-text');
   text.addEventListener('input', validateSoon);
+  $('preview-student').addEventListener('input', validateSoon);
   $('solve').addEventListener('click', onSolve);
   $('save').addEventListener('click', () => onSave(refreshFolder));
   $('preview').addEventListener('click', onPreview);

@@ -121,6 +121,7 @@ struct ProblemSpec {
 };
 
 class Problem;
+struct ProblemPool;  // headgrader/pool.h
 using ProblemOrDefects = std::variant<Problem, std::vector<Defect>>;
 
 // A loaded problem: its spec (the fields as read, public) and what grading needs derived
@@ -219,8 +220,10 @@ class ProblemSet {
   // problems()[i], so that a record can name exactly what it was graded against.
   static std::variant<ProblemSet, std::vector<Defect>> load(
       const std::filesystem::path& path, std::vector<std::string>* sources = nullptr);
-  // A set of problems already loaded (ids distinct), kept in ascending id.
-  static ProblemSet of(std::vector<std::shared_ptr<const Problem>> problems);
+  // A set of problems already loaded (ids distinct), kept in ascending id, with `pools`
+  // (whose members must be among them).
+  static ProblemSet of(std::vector<std::shared_ptr<const Problem>> problems,
+                       std::vector<std::shared_ptr<const ProblemPool>> pools = {});
 
   // nullptr when no problem has this id.
   const Problem* find(std::string_view id) const;
@@ -229,8 +232,13 @@ class ProblemSet {
   // The ids in that order as "a, b, c", for messages that list the problems there are.
   std::string ids_text() const;
 
+  // The folder's pools (headgrader/pool.h), ascending id; each member is a problem of the set.
+  const std::vector<std::shared_ptr<const ProblemPool>>& pools() const { return pools_; }
+  const ProblemPool* find_pool(std::string_view id) const;  // nullptr when no pool has it
+
  private:
   std::vector<std::shared_ptr<const Problem>> problems_;
+  std::vector<std::shared_ptr<const ProblemPool>> pools_;
 };
 
 }  // namespace headgrader

@@ -29,4 +29,10 @@ struct Submission {
 // missing_field, unknown_field, duplicate_field, wrong_type, wrong_shape, out_of_range.
 Result<Submission> parse_submission(const Problem& problem, std::string_view body);
 
+// The `student` of a body, before it is known which problem it is for (a pool's member is
+// drawn from it, API.md §15): nullopt when the body is not a JSON object (by the same checked
+// parser, so a hostile body costs no more here) or its `student` is not a string. The body is
+// then parsed against the problem, which refuses what is wrong with it.
+std::optional<std::string> submission_student(std::string_view body);
+
 }  // namespace headgrader

@@ -11,6 +11,7 @@
 #include "common/atomic_file.h"
 #include "common/secrets.h"
 #include "headgrader/limits.h"
+#include "headgrader/pool.h"
 #include "headgrader/report.h"
 
 namespace headgrader::server {
@@ -69,7 +70,35 @@ CatalogSnapshot::CatalogSnapshot(ProblemSet problems, const std::vector<std::str
                         i < digests.size() ? digests[i] : std::string()});
     ++i;
   }
+  // A pool is listed as a problem (API.md §15): its id, its title, the matrices its members
+  // ask for (each name once, in the members' order) and its members.
+  for (const auto& pool : problems_.pools()) {
+    Json submit = Json::array();
+    for (const std::string& member : pool->members) {
+      for (const std::string& name : find(member)->problem->submit) {
+        if (std::find(submit.begin(), submit.end(), name) == submit.end()) submit.push_back(name);
+      }
+    }
+    list.push_back({{"id", pool->id},
+                    {"title", pool->title},
+                    {"submit", std::move(submit)},
+                    {"pool", pool->members}});
+  }
+  std::sort(list.begin(), list.end(), [](const Json& a, const Json& b) {
+    return a["id"].get<std::string>() < b["id"].get<std::string>();
+  });
   list_json_ = Json{{"problems", std::move(list)}}.dump();
+}
+
+const CatalogSnapshot::Entry& CatalogSnapshot::member_of(const ProblemPool& pool,
+                                                         std::string_view secret,
+                                                         std::string_view student) const {
+  // The set was checked on loading: every member is a problem of it.
+  return *find(pool.members[pool_member(secret, pool, student)]);
+}
+
+std::string CatalogSnapshot::pool_json(const ProblemPool& pool) {
+  return Json{{"id", pool.id}, {"title", pool.title}, {"pool", pool.members}}.dump();
 }
 
 const CatalogSnapshot::Entry* CatalogSnapshot::find(std::string_view id) const {
@@ -81,10 +110,11 @@ const CatalogSnapshot::Entry* CatalogSnapshot::find(std::string_view id) const {
 
 Result<ProblemView> CatalogSnapshot::for_student(const Entry& entry, std::string_view secret,
                                                  const std::optional<std::string>& student) const {
-  const Relabeling relabeling =
-      student ? derive_relabeling(secret, *entry.problem, *student) : Relabeling{};
-  if (relabeling.is_identity()) return ProblemView{entry.problem, entry.json};
-  return variants_->relabeled(entry.problem, relabeling);
+  // derive_relabeling draws nothing without a secret or `variants`: the problem as written.
+  if (!student || secret.empty() || !entry.problem->variants.any()) {
+    return ProblemView{entry.problem, entry.json};
+  }
+  return variants_->of_student(entry.problem, secret, *student);
 }
 
 Result<ProblemView> CatalogSnapshot::of_variant(const Entry& entry,
@@ -175,6 +205,7 @@ std::vector<Defect> ProblemCatalog::defects() const {
 
 std::shared_ptr<const CatalogSnapshot> ProblemCatalog::with(std::string_view id,
                                                             std::shared_ptr<const Problem> problem,
+                                                            std::shared_ptr<const ProblemPool> pool,
                                                             std::string_view source) const {
   const std::shared_ptr<const CatalogSnapshot> now = current();
   std::vector<std::shared_ptr<const Problem>> problems;
@@ -182,7 +213,12 @@ std::shared_ptr<const CatalogSnapshot> ProblemCatalog::with(std::string_view id,
     if (kept->id != id) problems.push_back(kept);
   }
   if (problem) problems.push_back(std::move(problem));
-  ProblemSet set = ProblemSet::of(std::move(problems));
+  std::vector<std::shared_ptr<const ProblemPool>> pools;
+  for (const auto& kept : now->problems().pools()) {
+    if (kept->id != id) pools.push_back(kept);
+  }
+  if (pool) pools.push_back(std::move(pool));
+  ProblemSet set = ProblemSet::of(std::move(problems), std::move(pools));
   // The new problem's digest from its text, the others' as they were.
   std::vector<std::string> digests;
   for (const auto& p : set.problems()) {
@@ -210,6 +246,7 @@ Result<PutOutcome> ProblemCatalog::put(std::string_view id, std::string_view tex
   Result<std::filesystem::path> file = file_of(id);
   if (!file) return file.error();
   const std::string file_name = file->filename().string();
+  if (is_pool_text(text)) return put_pool(id, *file, text);
   ProblemOrDefects loaded = load_problem_text(text, file_name);
   if (auto* defects = std::get_if<std::vector<Defect>>(&loaded)) {
     outcome.defects = std::move(*defects);
@@ -222,10 +259,62 @@ Result<PutOutcome> ProblemCatalog::put(std::string_view id, std::string_view tex
                  ""};
   }
   std::lock_guard write_lock(write_mutex_);
-  outcome.created = current()->find(id) == nullptr;
+  const std::shared_ptr<const CatalogSnapshot> now = current();
+  outcome.created = now->find(id) == nullptr && now->problems().find_pool(id) == nullptr;
   Result<bool> written = write_atomically(*file, text);
   if (!written) return written.error();
-  replace(with(id, std::make_shared<const Problem>(std::get<Problem>(std::move(loaded))), text));
+  replace(with(id, std::make_shared<const Problem>(std::get<Problem>(std::move(loaded))), nullptr,
+               text));
+  note_written();
+  return outcome;
+}
+
+std::variant<ProblemPool, std::vector<Defect>> ProblemCatalog::load_pool(
+    std::string_view text, const std::string& file_name) const {
+  auto loaded = load_pool_text(text, file_name);
+  if (std::holds_alternative<std::vector<Defect>>(loaded)) return loaded;
+  const std::shared_ptr<const CatalogSnapshot> now = current();
+  const ProblemPool& pool = std::get<ProblemPool>(loaded);
+  const std::string file = file_name.empty() ? pool.id + ".json" : file_name;
+  std::vector<Defect> defects;
+  for (std::size_t i = 0; i < pool.members.size(); ++i) {
+    if (now->find(pool.members[i]) == nullptr) {
+      defects.push_back({file, "pool[" + std::to_string(i) + "]",
+                         "names \"" + pool.members[i] +
+                             "\", which is not a problem served; the problems are " +
+                             now->ids_text()});
+    }
+  }
+  if (now->find(pool.id) != nullptr) {
+    defects.push_back(
+        {file, "id", "\"" + pool.id + "\" is a problem's id; a pool needs one of its own"});
+  }
+  if (!defects.empty()) return defects;
+  return loaded;
+}
+
+// A pool (API.md §15) is checked against the problems served now: each member must be one.
+Result<PutOutcome> ProblemCatalog::put_pool(std::string_view id, const std::filesystem::path& file,
+                                            std::string_view text) {
+  PutOutcome outcome;
+  std::lock_guard write_lock(write_mutex_);
+  auto loaded = load_pool(text, file.filename().string());
+  if (auto* defects = std::get_if<std::vector<Defect>>(&loaded)) {
+    outcome.defects = std::move(*defects);
+    return outcome;
+  }
+  if (!is_folder_) {
+    return Error{ErrorCode::kProblemsReadOnly,
+                 "the server serves one problem file, not a folder, so it cannot add pools; "
+                 "start it with --problems FOLDER",
+                 ""};
+  }
+  const std::shared_ptr<const CatalogSnapshot> now = current();
+  outcome.created = now->problems().find_pool(id) == nullptr;
+  Result<bool> written = write_atomically(file, text);
+  if (!written) return written.error();
+  replace(
+      with(id, nullptr, std::make_shared<const ProblemPool>(std::get<ProblemPool>(loaded)), text));
   note_written();
   return outcome;
 }
@@ -240,7 +329,18 @@ Result<bool> ProblemCatalog::remove(std::string_view id) {
   Result<std::filesystem::path> file = file_of(id);
   if (!file) return file.error();
   std::lock_guard write_lock(write_mutex_);
-  if (current()->find(id) == nullptr) return false;
+  const std::shared_ptr<const CatalogSnapshot> now = current();
+  if (now->find(id) == nullptr && now->problems().find_pool(id) == nullptr) return false;
+  // A pool's member goes only after the pool no longer names it: else the folder would not
+  // load again.
+  for (const auto& pool : now->problems().pools()) {
+    if (std::find(pool->members.begin(), pool->members.end(), id) != pool->members.end()) {
+      return Error{ErrorCode::kProblemInPool,
+                   "the pool \"" + pool->id + "\" names this problem; take it out of the pool " +
+                       "first (PUT the pool without it), then remove it",
+                   ""};
+    }
+  }
   if (::unlink(file->c_str()) != 0 && errno != ENOENT) {
     const int error = errno;
     return Error{error == EROFS || error == EACCES || error == EPERM ? ErrorCode::kProblemsReadOnly
@@ -249,7 +349,7 @@ Result<bool> ProblemCatalog::remove(std::string_view id) {
                      std::strerror(error),
                  ""};
   }
-  replace(with(id, nullptr, {}));
+  replace(with(id, nullptr, nullptr, {}));
   note_written();
   return true;
 }

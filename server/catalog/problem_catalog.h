@@ -16,6 +16,7 @@
 #include <variant>
 #include <vector>
 
+#include "headgrader/pool.h"
 #include "headgrader/problem.h"
 #include "headgrader/result.h"
 #include "variant_cache.h"
@@ -45,6 +46,14 @@ class CatalogSnapshot {
   // for no `variants`. Errors: as VariantCache::relabeled.
   Result<ProblemView> for_student(const Entry& entry, std::string_view secret,
                                   const std::optional<std::string>& student) const;
+  // A pool of the folder (API.md §15), or nullptr.
+  const ProblemPool* find_pool(std::string_view id) const { return problems_.find_pool(id); }
+  // The member of `pool` given to `student` (headgrader/pool.h), drawn with `secret`.
+  const Entry& member_of(const ProblemPool& pool, std::string_view secret,
+                         std::string_view student) const;
+  // GET /v1/problems/{id} of a pool without a student: {"id", "title", "pool": [ids]}.
+  static std::string pool_json(const ProblemPool& pool);
+
   // The variant a record names (its `variant`; "" the problem as written), rebuilt from the
   // id alone. Refused (wrong_shape, field "variant") when the id no longer fits the problem:
   // its `variants` or its sizes changed since.
@@ -92,7 +101,13 @@ class ProblemCatalog {
   // temporary file, fsync, atomic rename) and serves it at once. Errors (code
   // problems_read_only or internal_error): the file could not be written.
   Result<PutOutcome> put(std::string_view id, std::string_view text);
-  // Removes `{id}.json` and stops serving it. False when no such problem is served.
+  // A pool file's text (API.md §15) read as the file `file_name` and checked against the
+  // problems served now: every defect of load_pool_text, a member that is not served, an id
+  // that is a problem's.
+  std::variant<ProblemPool, std::vector<Defect>> load_pool(std::string_view text,
+                                                           const std::string& file_name) const;
+  // Removes `{id}.json` and stops serving it. False when no such problem or pool is served;
+  // problem_in_pool (409) for a problem a pool names.
   Result<bool> remove(std::string_view id);
 
   // FOLDER/ID.json, the one file PUT and DELETE may write or remove; not_found for anything
@@ -108,11 +123,14 @@ class ProblemCatalog {
                  std::shared_ptr<const CatalogSnapshot> snapshot);
   void replace(std::shared_ptr<const CatalogSnapshot> snapshot);
   void note_written();  // after PUT/DELETE: the folder as written is the one served
-  // The current problems with `id` replaced by `problem` loaded from `source` (or removed,
-  // when `problem` is null).
+  // The current problems and pools with `id` replaced by `problem` or `pool` loaded from
+  // `source` (or removed, when both are null).
   std::shared_ptr<const CatalogSnapshot> with(std::string_view id,
                                               std::shared_ptr<const Problem> problem,
+                                              std::shared_ptr<const ProblemPool> pool,
                                               std::string_view source) const;
+  Result<PutOutcome> put_pool(std::string_view id, const std::filesystem::path& file,
+                              std::string_view text);
 
   const std::filesystem::path path_;
   const bool is_folder_;

@@ -8,7 +8,8 @@
 
 namespace headgrader::server {
 
-VariantCache::VariantCache(std::size_t capacity) : capacity_(capacity == 0 ? 1 : capacity) {}
+VariantCache::VariantCache(std::size_t capacity, std::size_t students)
+    : capacity_(capacity == 0 ? 1 : capacity), students_capacity_(students) {}
 
 ProblemView VariantCache::view_of(const std::shared_ptr<const Served>& served) {
   // The view's problem shares the entry's ownership, so the JSON lives as long as it.
@@ -17,13 +18,46 @@ ProblemView VariantCache::view_of(const std::shared_ptr<const Served>& served) {
 
 Result<ProblemView> VariantCache::relabeled(const std::shared_ptr<const Problem>& problem,
                                             const Relabeling& relabeling) const {
+  Result<std::shared_ptr<const Served>> found = served(problem, relabeling);
+  if (!found) return found.error();
+  return view_of(*found);
+}
+
+Result<ProblemView> VariantCache::of_student(const std::shared_ptr<const Problem>& problem,
+                                             std::string_view secret,
+                                             std::string_view student) const {
+  std::string key = problem->id;
+  key += '\0';
+  key += student;
+  {
+    const std::lock_guard lock(mutex_);
+    if (const auto found = students_.find(key); found != students_.end()) {
+      return view_of(found->second);
+    }
+  }
+  Result<std::shared_ptr<const Served>> found =
+      served(problem, derive_relabeling(secret, *problem, student));
+  if (!found) return found.error();
+  const std::lock_guard lock(mutex_);
+  if (students_capacity_ > 0 && students_.emplace(key, *found).second) {
+    student_order_.push_back(std::move(key));
+    while (student_order_.size() > students_capacity_) {
+      students_.erase(student_order_.front());
+      student_order_.pop_front();
+    }
+  }
+  return view_of(*found);
+}
+
+Result<std::shared_ptr<const VariantCache::Served>> VariantCache::served(
+    const std::shared_ptr<const Problem>& problem, const Relabeling& relabeling) const {
   const std::string variant = variant_id(relabeling);
   std::string key = problem->id;
   key += '\0';
   key += variant;
   {
     const std::lock_guard lock(mutex_);
-    if (const auto found = served_.find(key); found != served_.end()) return view_of(found->second);
+    if (const auto found = served_.find(key); found != served_.end()) return found->second;
   }
   // Proved outside the lock: two requests for a new variant at once may both prove it (the
   // same result), while gradings of every other variant go on.
@@ -48,7 +82,7 @@ Result<ProblemView> VariantCache::relabeled(const std::shared_ptr<const Problem>
       order_.pop_front();
     }
   }
-  return view_of(at->second);
+  return at->second;
 }
 
 }  // namespace headgrader::server

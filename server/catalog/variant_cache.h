@@ -30,7 +30,14 @@ struct ProblemView {
 
 class VariantCache {
  public:
-  explicit VariantCache(std::size_t capacity = limits::kMaxCachedVariants);
+  explicit VariantCache(std::size_t capacity = limits::kMaxCachedVariants,
+                        std::size_t students = limits::kMaxCachedStudentVariants);
+
+  // The variant of `student` (derive_relabeling with `secret`, which must draw one: a secret and
+  // a problem with `variants`), as relabeled() gives it. Which variant a student has is
+  // remembered too (up to `students` of them, the oldest forgotten first).
+  Result<ProblemView> of_student(const std::shared_ptr<const Problem>& problem,
+                                 std::string_view secret, std::string_view student) const;
 
   // `problem` relabeled by `relabeling` (not the identity), proved by grading its reference.
   // The first call for a variant proves it; later ones find it, until kMaxCachedVariants other
@@ -45,12 +52,18 @@ class VariantCache {
     std::string json;
   };
   static ProblemView view_of(const std::shared_ptr<const Served>& served);
+  Result<std::shared_ptr<const Served>> served(const std::shared_ptr<const Problem>& problem,
+                                               const Relabeling& relabeling) const;
 
   const std::size_t capacity_;
-  mutable std::mutex mutex_;  // guards the two below; never held while proving
+  const std::size_t students_capacity_;
+  mutable std::mutex mutex_;  // guards the four below; never held while proving
   mutable std::unordered_map<std::string, std::shared_ptr<const Served>>
       served_;                             // id "\0" variant
   mutable std::deque<std::string> order_;  // served_'s keys, oldest first: the first to go
+  // id "\0" student -> their variant; the same entries as served_ (kept alive when evicted there)
+  mutable std::unordered_map<std::string, std::shared_ptr<const Served>> students_;
+  mutable std::deque<std::string> student_order_;
 };
 
 }  // namespace headgrader::server

@@ -41,6 +41,7 @@ http::status status_for(ErrorCode code) {
       return http::status::forbidden;
     case ErrorCode::kIdempotencyConflict:
     case ErrorCode::kProblemsReadOnly:
+    case ErrorCode::kProblemInPool:
       return http::status::conflict;
     case ErrorCode::kRateLimited:
       return http::status::too_many_requests;

@@ -269,8 +269,10 @@ Response LtiService::launch(const Request& request, lti::KeySource& keys) {
       states_.check(state, cookie(request, lti::LoginStates::cookie_name(state)), *once_, now);
   if (!nonce) return refused(request, nonce.error(), "launch");
   const std::shared_ptr<const CatalogSnapshot> snapshot = problems_.current();
+  // A link may name a problem or a pool (API.md §15).
   const lti::LaunchContext context{config_, keys, *once_, [snapshot](std::string_view id) {
-                                     return snapshot->find(id) != nullptr;
+                                     return snapshot->find(id) != nullptr ||
+                                            snapshot->find_pool(id) != nullptr;
                                    }};
   Result<lti::VerifiedLaunch> verified =
       lti::verify_launch(context, field("id_token"), *nonce, now);
@@ -285,6 +287,9 @@ Response LtiService::launch(const Request& request, lti::KeySource& keys) {
     std::vector<std::pair<std::string, std::string>> choices;
     for (const auto& problem : snapshot->problems().problems()) {
       choices.emplace_back(problem->id, problem->title);
+    }
+    for (const auto& pool : snapshot->problems().pools()) {
+      choices.emplace_back(pool->id, pool->title);
     }
     body = lti_picker_page(std::string(kDeepLinkPath), *token, choices);
   } else {
@@ -321,7 +326,8 @@ Response LtiService::deep_link(const Request& request) {
   }
   const std::shared_ptr<const CatalogSnapshot> snapshot = problems_.current();
   const CatalogSnapshot::Entry* entry = snapshot->find(field("problem"));
-  if (entry == nullptr) {
+  const ProblemPool* pool = snapshot->find_pool(field("problem"));
+  if (entry == nullptr && pool == nullptr) {
     return refused(request,
                    lti::check_failure(lti::check::kProblem, "the chosen problem is not served"),
                    "deep-link");
@@ -333,9 +339,10 @@ Response LtiService::deep_link(const Request& request) {
     return refused(request, lti::check_failure(lti::check::kState, "a problem was chosen already"),
                    "deep-link");
   }
-  const Problem& problem = *entry->problem;
-  Result<std::string> jwt = lti::deep_linking_response(
-      config_, **found, {problem.id, problem.title.empty() ? problem.id : problem.title}, now);
+  const std::string& id = entry != nullptr ? entry->problem->id : pool->id;
+  const std::string& title = entry != nullptr ? entry->problem->title : pool->title;
+  Result<std::string> jwt =
+      lti::deep_linking_response(config_, **found, {id, title.empty() ? id : title}, now);
   if (!jwt) return refused(request, jwt.error(), "deep-link");
   return html_response(request, http::status::ok,
                        lti_autopost_page((*found)->deep_link_return_url, "JWT", *jwt));

@@ -39,6 +39,8 @@ struct Router::GradeJob {
   Principal who;
   Submission submission;
   GraderIdentity identity;
+  std::string recorded_as;             // the record's problem: the problem's id or the pool's
+  std::string member;                  // the pool's member graded, when it is one
   std::optional<std::string> student;  // whom the record names (with a store)
   // Whose variant is graded (API.md §15): the token's student, else the body's `student`.
   std::optional<std::string> viewer;
@@ -48,18 +50,19 @@ struct Router::GradeJob {
 
 Routed Router::answer_grade(const std::shared_ptr<const CatalogSnapshot>& snapshot,
                             const CatalogSnapshot::Entry& entry, const Principal& who,
-                            const Request& request) const {
+                            const Request& request, const ProblemPool* pool) const {
   const Problem& problem = *entry.problem;
+  const std::string& recorded_as = pool != nullptr ? pool->id : problem.id;
   if (std::optional<Error> refused = unless_json_body(request)) {
-    return {error_answer(request, *refused), problem.id, std::nullopt};
+    return {error_answer(request, *refused), recorded_as, std::nullopt};
   }
   Result<Submission> submission = parse_submission(problem, request.body());
-  if (!submission) return {error_answer(request, submission.error()), problem.id, std::nullopt};
+  if (!submission) return {error_answer(request, submission.error()), recorded_as, std::nullopt};
   // A launch's identity (ISSUER#sub) is the launch's alone to grant (API.md §11): a body
   // naming one would be recorded as that student and spend their attempts.
   if (who.kind != Principal::Kind::kStudent && submission->student &&
       names_launched_student(service_.lti, *submission->student)) {
-    return {error_answer(request, launched_identity_refusal()), problem.id, std::nullopt};
+    return {error_answer(request, launched_identity_refusal()), recorded_as, std::nullopt};
   }
 
   auto job = std::make_shared<GradeJob>();
@@ -68,6 +71,8 @@ Routed Router::answer_grade(const std::shared_ptr<const CatalogSnapshot>& snapsh
   job->who = who;
   job->submission = std::move(*submission);
   job->viewer = viewer(who, job->submission.student);
+  job->recorded_as = recorded_as;
+  if (pool != nullptr) job->member = problem.id;
   // A grading string by string over many strings, or one whose answer is large (max_failures
   // and n_q are the submission's), takes more than milliseconds: the server runs it off the
   // threads that read and write.
@@ -93,12 +98,12 @@ Routed Router::answer_grade(const std::shared_ptr<const CatalogSnapshot>& snapsh
     // which an io thread waits for, is made only for a grading the attempt limit would refuse.
     const bool replay_first = long_grading || who.kind == Principal::Kind::kStudent;
     if (std::optional<Response> refused = check_before_grading(
-            problem.id, request, job->student, job->identity, job->tag, replay_first, job->now)) {
-      return {std::move(*refused), problem.id, std::nullopt};
+            recorded_as, request, job->student, job->identity, job->tag, replay_first, job->now)) {
+      return {std::move(*refused), recorded_as, std::nullopt};
     }
   }
   if (long_grading) {
-    Routed routed{Response{}, problem.id, std::nullopt};
+    Routed routed{Response{}, recorded_as, std::nullopt};
     routed.rest = [this, job](const Request& same) {
       return guarded(same, [&] { return finish_grade(*job, same); });
     };
@@ -122,7 +127,7 @@ Routed Router::finish_grade(GradeJob& job, const Request& request) const {
   // The student's variant: the submission is in its coordinates, so are the answer's traces.
   // Its shapes are the problem's, so the checks made on the problem as written hold for it.
   Result<ProblemView> view = student_view(*job.snapshot, entry, job.viewer);
-  if (!view) return {error_answer(request, view.error()), entry.problem->id, std::nullopt};
+  if (!view) return {error_answer(request, view.error()), job.recorded_as, std::nullopt};
   const Problem& problem = *view->problem;
   const Principal& who = job.who;
   const RecordSettings& records = service_.records;
@@ -132,7 +137,7 @@ Routed Router::finish_grade(GradeJob& job, const Request& request) const {
     if (who.kind == Principal::Kind::kStudent && service_.lti != nullptr) {
       service_.lti->graded(who.student, graded.report.score, "", std::chrono::system_clock::now());
     }
-    return {json_answer(request, http::status::ok, std::move(graded.answer)), problem.id,
+    return {json_answer(request, http::status::ok, std::move(graded.answer)), job.recorded_as,
             graded.report.passed};
   }
 
@@ -142,6 +147,9 @@ Routed Router::finish_grade(GradeJob& job, const Request& request) const {
   auto pending = std::make_shared<PendingGrade>();
   pending->record = record_of(problem, entry.sha256, graded, std::string(request.body()), now);
   store::SubmissionRecord& record = pending->record;
+  // A pool's grading is recorded as the pool's, naming the member graded (API.md §15).
+  record.problem = job.recorded_as;
+  record.member = job.member;
   record.student = std::move(job.student);
   record.key = job.identity.key_name;
   // A launched student's grading names the launch's course and link, and its score goes to
@@ -155,7 +163,7 @@ Routed Router::finish_grade(GradeJob& job, const Request& request) const {
                                      "again (the store said: " +
                                          of.error().message + ")",
                                      ""}),
-              problem.id, std::nullopt};
+              job.recorded_as, std::nullopt};
     }
     LtiService::LaunchOfGrading launch = std::move(*of);
     record.lms_context = std::move(launch.context);
@@ -164,7 +172,7 @@ Routed Router::finish_grade(GradeJob& job, const Request& request) const {
     if (pending->passback) pending->recorded = [lti = service_.lti] { lti->score_queued(); };
   }
   if (job.tag) pending->body_sha256 = job.tag->body_sha256;
-  pending->problem = problem.id;
+  pending->problem = job.recorded_as;
   // Counted before grading, the limit let through every grading sent together: the commit
   // counts it again, in the transaction that would keep the record.
   if (records.rate_limit && record.student) pending->rate_limit = records.rate_limit;
@@ -172,7 +180,7 @@ Routed Router::finish_grade(GradeJob& job, const Request& request) const {
   record.idempotency = std::move(job.tag);
   pending->version = request.version();
   pending->keep_alive = request.keep_alive();
-  return {Response{}, problem.id, report.passed, std::move(pending)};
+  return {Response{}, job.recorded_as, report.passed, std::move(pending)};
 }
 
 std::optional<Response> Router::check_before_grading(std::string_view problem,

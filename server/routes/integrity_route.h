@@ -9,6 +9,7 @@
 
 #include "error_response.h"
 #include "headgrader/problem.h"
+#include "problem_catalog.h"
 #include "submission_store.h"
 
 namespace headgrader::server {
@@ -16,8 +17,10 @@ namespace headgrader::server {
 // {"problem", "compared", "skipped", "shared": [{"kind", "students", "submission_ids",
 // "matches_reference"}…], "other_variant": [{"student", "submission_id", "matches_student"}…]}.
 // `compared` counts the gradings compared; `skipped` those of no student, and those whose
-// matrices no longer fit the problem as it is now (it changed shape since).
-Response problem_integrity(store::SubmissionStore& store, const Problem& problem, unsigned version,
-                           bool keep_alive);
+// matrices or variant no longer fit the problem as it is now (it changed since). `problem` is a
+// problem's id or a pool's: a pool's heads are compared member by member (heads of two
+// problems are not the same head), the groups of every member in one answer.
+Response problem_integrity(store::SubmissionStore& store, const CatalogSnapshot& snapshot,
+                           std::string_view problem, unsigned version, bool keep_alive);
 
 }  // namespace headgrader::server

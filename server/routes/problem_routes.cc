@@ -13,6 +13,7 @@
 #include "headgrader/problem_warnings.h"
 #include "headgrader/report.h"
 #include "headgrader/solve.h"
+#include "headgrader/variant.h"
 #include "lti_service.h"
 #include "router.h"
 
@@ -106,6 +107,18 @@ Routed Router::answer_validate(const Request& request) const {
   if (std::optional<Error> refused = unless_json_body(request)) {
     return {error_answer(request, *refused), "", std::nullopt};
   }
+  // A pool (API.md §15), named after the id it holds, checked against the problems served.
+  if (is_pool_text(request.body())) {
+    auto pool = service_.problems->load_pool(request.body(), "");
+    const auto* defects = std::get_if<std::vector<Defect>>(&pool);
+    Json body =
+        defects != nullptr
+            ? Json{{"valid", false}, {"defects", defects_json(*defects)}}
+            : Json{{"valid", true},
+                   {"warnings", Json::array()},
+                   {"pool", Json::parse(CatalogSnapshot::pool_json(std::get<ProblemPool>(pool)))}};
+    return {json_answer(request, http::status::ok, body.dump()), "", std::nullopt};
+  }
   ProblemOrDefects loaded = load_problem_text_unnamed(request.body());
   Json body;
   if (auto* defects = std::get_if<std::vector<Defect>>(&loaded)) {
@@ -144,6 +157,22 @@ Routed Router::answer_validate(const Request& request) const {
                 {"tested_strings", problem.tested_total()},
                 {"warnings", std::move(warnings)},
                 {"problem", problem_to_json(problem)}};
+    // ?student=S, the staff page's preview of a student's variant (API.md §15, §16): the
+    // draft as S will see it once saved, drawn with this server's secret and proved.
+    const std::optional<FormFields> query = parse_form(request_query(request.target()));
+    const auto student = query ? query->find("student") : FormFields::const_iterator();
+    if (query && student != query->end() && !student->second.empty()) {
+      const Relabeling relabeling =
+          derive_relabeling(service_.variant_secret, problem, student->second);
+      if (!relabeling.is_identity()) {
+        ProblemOrDefects variant = relabel_problem(problem, relabeling);
+        if (const auto* relabeled = std::get_if<Problem>(&variant)) {
+          body["problem"] = problem_to_json(*relabeled);
+        } else {
+          body["variant_defects"] = defects_json(std::get<std::vector<Defect>>(variant));
+        }
+      }
+    }
     if (caught) body["mistakes_caught"] = std::move(*caught);
     if (margin) body["reference_margin"] = margin_to_json(*margin);
   }
@@ -203,8 +232,11 @@ Routed Router::answer_put(std::string_view id, const Request& request) const {
   }
   const std::shared_ptr<const CatalogSnapshot> snapshot = service_.problems->current();
   const CatalogSnapshot::Entry* entry = snapshot->find(id);
+  const ProblemPool* pool = snapshot->find_pool(id);
   return {json_answer(request, put->created ? http::status::created : http::status::ok,
-                      entry != nullptr ? entry->json : std::string("{}")),
+                      entry != nullptr  ? entry->json
+                      : pool != nullptr ? CatalogSnapshot::pool_json(*pool)
+                                        : std::string("{}")),
           problem_id, std::nullopt};
 }
 

@@ -24,7 +24,7 @@ Routed with_store(const RouteCall& call, const RecordSettings& records,
     return {
         error_answer(call.request, {ErrorCode::kStoreUnavailable,
                                     "this server keeps no record of gradings (--store none)", ""}),
-        call.entry != nullptr ? call.entry->problem->id : "", std::nullopt};
+        call.entry != nullptr || call.pool != nullptr ? call.id : "", std::nullopt};
   }
   return later([store = records.store, work = std::move(work)](const Request& same) {
     Routed routed = work(*store, same);
@@ -75,41 +75,40 @@ Routed Router::on_submission(const RouteCall& call) const {
 }
 
 Routed Router::on_stats(const RouteCall& call) const {
-  return with_store(call, service_.records,
-                    [problem = call.entry->problem->id](store::SubmissionStore& store,
-                                                        const Request& request) -> Routed {
-                      return {
-                          problem_stats(store, problem, request.version(), request.keep_alive()),
-                          problem, std::nullopt};
-                    });
+  return with_store(
+      call, service_.records,
+      [problem = call.id](store::SubmissionStore& store, const Request& request) -> Routed {
+        return {problem_stats(store, problem, request.version(), request.keep_alive()), problem,
+                std::nullopt};
+      });
 }
 
 Routed Router::on_regrade(const RouteCall& call) const {
   // The snapshot keeps the entry alive until the regrade has run.
   return with_store(
       call, service_.records,
-      [this, snapshot = call.snapshot, entry = call.entry, who = call.who](
+      [this, snapshot = call.snapshot, problem = call.id, who = call.who](
           store::SubmissionStore&, const Request& request) -> Routed {
         const Result<bool> dry_run = parse_regrade_query(request_query(request.target()));
         if (!dry_run) {
-          return {error_response(dry_run.error(), request.version(), request.keep_alive()),
-                  entry->problem->id, std::nullopt};
+          return {error_response(dry_run.error(), request.version(), request.keep_alive()), problem,
+                  std::nullopt};
         }
-        return {regrade(*snapshot, *entry, service_.records, who.key_name, *dry_run,
+        return {regrade(*snapshot, problem, service_.records, who.key_name, *dry_run,
                         request.version(), request.keep_alive()),
-                entry->problem->id, std::nullopt};
+                problem, std::nullopt};
       });
 }
 
 Routed Router::on_integrity(const RouteCall& call) const {
   // The snapshot keeps the entry alive until the comparison has run.
-  return with_store(
-      call, service_.records,
-      [snapshot = call.snapshot, entry = call.entry](store::SubmissionStore& store,
-                                                     const Request& request) -> Routed {
-        return {problem_integrity(store, *entry->problem, request.version(), request.keep_alive()),
-                entry->problem->id, std::nullopt};
-      });
+  return with_store(call, service_.records,
+                    [snapshot = call.snapshot, problem = call.id](
+                        store::SubmissionStore& store, const Request& request) -> Routed {
+                      return {problem_integrity(store, *snapshot, problem, request.version(),
+                                                request.keep_alive()),
+                              problem, std::nullopt};
+                    });
 }
 
 Routed Router::on_delete_student(const RouteCall& call) const {

@@ -38,8 +38,11 @@ struct RouteCall {
   std::string id;
   // One snapshot for the whole request: a reload meanwhile does not change what it sees.
   std::shared_ptr<const CatalogSnapshot> snapshot;
-  const CatalogSnapshot::Entry* entry = nullptr;  // the named problem, when the row names one
-  Principal who;                                  // nobody for Access::kAnyone
+  // The named problem, when the row names one; or, when the id is a pool's (API.md §15), the
+  // pool, with `entry` null: each handler of a row that names a problem takes either.
+  const CatalogSnapshot::Entry* entry = nullptr;
+  const ProblemPool* pool = nullptr;
+  Principal who;  // nobody for Access::kAnyone
 };
 
 // A handler answers its route on the calling thread, or hands long work back in Routed::rest.

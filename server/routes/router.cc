@@ -160,7 +160,8 @@ Routed Router::route_unguarded(const Request& request, const RouteRow*& matched)
   const RouteRow& row = *match.row;
   const bool staff_enabled = service_.keys != nullptr;
   const RouteMethod* method = find_method(row, request.method(), staff_enabled);
-  RouteCall call{request, row, match.id, service_.problems->current(), nullptr, Principal{}};
+  RouteCall call{request, row,     match.id,   service_.problems->current(),
+                 nullptr, nullptr, Principal{}};
 
   if (row.names == RouteRow::Names::kPageFile) {
     call.id = std::string(path);
@@ -186,7 +187,8 @@ Routed Router::route_unguarded(const Request& request, const RouteRow*& matched)
     }
     if (method == nullptr || !method->creates_problem) {
       call.entry = call.snapshot->find(call.id);
-      if (call.entry == nullptr) {
+      if (call.entry == nullptr) call.pool = call.snapshot->find_pool(call.id);
+      if (call.entry == nullptr && call.pool == nullptr) {
         return {error_answer(request, {ErrorCode::kNotFound,
                                        "there is no problem with this id; the problems are " +
                                            call.snapshot->ids_text(),
@@ -195,7 +197,9 @@ Routed Router::route_unguarded(const Request& request, const RouteRow*& matched)
       }
     }
   }
-  const std::string problem_id = call.entry != nullptr ? call.entry->problem->id : std::string();
+  const std::string problem_id = call.entry != nullptr  ? call.entry->problem->id
+                                 : call.pool != nullptr ? call.pool->id
+                                                        : std::string();
 
   if (method == nullptr) {
     return {method_not_allowed(request, row, staff_enabled), problem_id, std::nullopt};
@@ -240,7 +244,15 @@ Routed Router::on_problems(const RouteCall& call) const {
 }
 
 Routed Router::on_grade(const RouteCall& call) const {
-  return answer_grade(call.snapshot, *call.entry, call.who, call.request);
+  if (call.pool == nullptr) return answer_grade(call.snapshot, *call.entry, call.who, call.request);
+  // A pool (API.md §15): graded on the member given to the student, recorded as the pool's.
+  if (std::optional<Error> refused = unless_json_body(call.request)) {
+    return {error_answer(call.request, *refused), call.id, std::nullopt};
+  }
+  Result<const CatalogSnapshot::Entry*> member =
+      given_problem(call, viewer(call.who, body_student(call.request.body())));
+  if (!member) return {error_answer(call.request, member.error()), call.id, std::nullopt};
+  return answer_grade(call.snapshot, **member, call.who, call.request, call.pool);
 }
 
 }  // namespace headgrader::server

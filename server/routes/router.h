@@ -132,9 +132,10 @@ class Router {
   Routed on_lti_jwks(const RouteCall& call) const;
 
   // Checks a grade request, then grades it (finish_grade), or leaves that to Routed::rest.
+  // `pool`: the pool whose member `entry` is (API.md §15), recorded as the grading's problem.
   Routed answer_grade(const std::shared_ptr<const CatalogSnapshot>& snapshot,
                       const CatalogSnapshot::Entry& entry, const Principal& who,
-                      const Request& request) const;
+                      const Request& request, const ProblemPool* pool = nullptr) const;
   Routed finish_grade(GradeJob& job, const Request& request) const;
   Graded counted_grading(const Problem& problem, const Submission& submission) const;
   Routed answer_passback(bool retry, const std::string& id, const Request& request) const;
@@ -159,6 +160,12 @@ class Router {
   // else the one named (the grading body's `student`, ?student=).
   static std::optional<std::string> viewer(const Principal& who,
                                            const std::optional<std::string>& named);
+  // The `student` of a JSON body, when it is one (a grading's, a step check's).
+  static std::optional<std::string> body_student(std::string_view body);
+  // The problem a student is given of `call`'s problem or pool: its entry, or, for a pool
+  // without a student, the 400 that asks for one.
+  Result<const CatalogSnapshot::Entry*> given_problem(
+      const RouteCall& call, const std::optional<std::string>& student) const;
   // The problem of `entry` as `student` sees it, with the server's variant secret
   // (CatalogSnapshot::for_student).
   Result<ProblemView> student_view(const CatalogSnapshot& snapshot,

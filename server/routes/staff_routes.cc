@@ -48,6 +48,8 @@ Json record_summary(const store::SubmissionRecord& r) {
       {"mistakes", Json(r.mistakes)},
       // The student's variant it was graded on (API.md §15); null: the problem as written.
       {"variant", r.variant.empty() ? Json(nullptr) : Json(r.variant)},
+      // The pool's member it was of (API.md §15), when `problem` is a pool; else null.
+      {"member", r.member.empty() ? Json(nullptr) : Json(r.member)},
       {"regrade_of", nullable(r.regrade_of)},
       // The LMS course and link of a launched student's grading (§11), else null.
       {"lms", r.lms_context || r.lms_resource_link
@@ -365,12 +367,11 @@ Result<bool> parse_regrade_query(std::string_view query) {
   return dry_run.value_or(false);
 }
 
-Response regrade(const CatalogSnapshot& snapshot, const CatalogSnapshot::Entry& entry,
+Response regrade(const CatalogSnapshot& snapshot, std::string_view problem,
                  const RecordSettings& records, const std::optional<std::string>& staff_key,
                  bool dry_run, unsigned version, bool keep_alive) {
   store::SubmissionStore& store = *records.store;
-  const Problem& written = *entry.problem;
-  auto latest = store.latest_per_student(written.id);
+  auto latest = store.latest_per_student(problem);
   if (!latest) return record_unavailable(latest.error(), version, keep_alive);
 
   struct Regraded {
@@ -385,8 +386,19 @@ Response regrade(const CatalogSnapshot& snapshot, const CatalogSnapshot::Entry& 
                        {"error", error_to_json(error)["error"]}});
   };
   for (const store::SubmissionRecord& before : *latest) {
+    // A pool's grading is regraded on the member it was of (API.md §15).
+    const std::string_view graded_on = before.member.empty() ? problem : before.member;
+    const CatalogSnapshot::Entry* found = snapshot.find(graded_on);
+    if (found == nullptr) {
+      skip(before, {ErrorCode::kNotFound,
+                    "it was graded on \"" + std::string(graded_on) +
+                        "\", which is no longer a problem served",
+                    "member"});
+      continue;
+    }
+    const CatalogSnapshot::Entry& entry = *found;
     // The variant's shapes are the problem's: one check of the matrices serves both.
-    Result<Submission> submission = parse_submission(written, before.body);
+    Result<Submission> submission = parse_submission(*entry.problem, before.body);
     if (!submission) {  // the problem changed shape: the old matrices no longer fit
       skip(before, submission.error());
       continue;
@@ -403,6 +415,8 @@ Response regrade(const CatalogSnapshot& snapshot, const CatalogSnapshot::Entry& 
     r.student = before.student;
     r.key = staff_key;
     r.regrade_of = before.id;
+    r.problem = before.problem;
+    r.member = before.member;
     regraded.push_back({&before, std::move(r)});
   }
 

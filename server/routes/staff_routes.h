@@ -49,14 +49,15 @@ Response problem_stats(store::SubmissionStore& store, std::string_view problem, 
 // Errors: bad_request naming the parameter as field.
 Result<bool> parse_regrade_query(std::string_view query);
 
-// Grades the latest submission of every student on `entry`'s problem as it is now, each on
-// the variant its record names (API.md §15), rebuilt from the id; each a new record with
-// regrade_of, keyed to `staff_key`, with the sha256 of the problem's file now. A record whose
-// matrices or variant no longer fit the problem is skipped, with the reason.
+// Grades the latest submission of every student on `problem` (a problem's or a pool's id) as
+// it is now, each on the member and the variant its record names (API.md §15), the variant
+// rebuilt from its id; each a new record with regrade_of, keyed to `staff_key`, with the
+// sha256 of the file graded on now. A record whose member is gone, or whose matrices or variant
+// no longer fit, is skipped, with the reason.
 // With `dry_run` (API.md §16) the same grading and the same answer, plus "dry_run": true, with
 // nothing written and nothing sent: each changed entry's submission_id is null (no record was
 // made) and its regrade_of names the record it would regrade.
-Response regrade(const CatalogSnapshot& snapshot, const CatalogSnapshot::Entry& entry,
+Response regrade(const CatalogSnapshot& snapshot, std::string_view problem,
                  const RecordSettings& records, const std::optional<std::string>& staff_key,
                  bool dry_run, unsigned version, bool keep_alive);
 

@@ -9,6 +9,7 @@
 #include "headgrader/grading_cost.h"
 #include "headgrader/limits.h"
 #include "headgrader/report.h"
+#include "headgrader/submission.h"
 #include "router.h"
 
 namespace headgrader::server {
@@ -40,6 +41,23 @@ Result<std::optional<std::string>> student_parameter(std::string_view query) {
 
 }  // namespace
 
+std::optional<std::string> Router::body_student(std::string_view body) {
+  return submission_student(body);
+}
+
+Result<const CatalogSnapshot::Entry*> Router::given_problem(
+    const RouteCall& call, const std::optional<std::string>& student) const {
+  if (call.pool == nullptr) return call.entry;
+  if (!student) {
+    return Error{ErrorCode::kMissingField,
+                 "\"" + call.pool->id +
+                     "\" is a pool: each student is given one of its problems, so name the "
+                     "student (\"student\" with a key, or the student's own token)",
+                 "student"};
+  }
+  return &call.snapshot->member_of(*call.pool, service_.variant_secret, *student);
+}
+
 std::optional<std::string> Router::viewer(const Principal& who,
                                           const std::optional<std::string>& named) {
   if (who.kind == Principal::Kind::kStudent) return who.student.student;
@@ -54,7 +72,7 @@ Result<ProblemView> Router::student_view(const CatalogSnapshot& snapshot,
 
 Routed Router::on_problem(const RouteCall& call) const {
   const Request& request = call.request;
-  const std::string& id = call.entry->problem->id;
+  const std::string& id = call.id;
   Result<std::optional<std::string>> named = student_parameter(request_query(request.target()));
   if (!named) return refused(request, named.error(), id);
   std::optional<std::string> student = std::move(*named);
@@ -89,16 +107,28 @@ Routed Router::on_problem(const RouteCall& call) const {
       student = who->student.student;
     }
   }
-  const auto answer = [this, snapshot = call.snapshot, entry = call.entry,
-                       student](const Request& same) -> Routed {
-    Result<ProblemView> view = student_view(*snapshot, *entry, student);
-    if (!view) return refused(same, view.error(), entry->problem->id);
-    return {json_answer(same, http::status::ok, std::string(view->json)), entry->problem->id,
+  // A pool without a student: the pool as written. With one: the member given to them.
+  if (call.pool != nullptr && !student) {
+    return {json_answer(request, http::status::ok, CatalogSnapshot::pool_json(*call.pool)), id,
             std::nullopt};
+  }
+  Result<const CatalogSnapshot::Entry*> given = given_problem(call, student);
+  if (!given) return refused(request, given.error(), id);
+  const CatalogSnapshot::Entry* entry = *given;
+  const auto answer = [this, snapshot = call.snapshot, entry, student, id,
+                       pool = call.pool](const Request& same) -> Routed {
+    Result<ProblemView> view = student_view(*snapshot, *entry, student);
+    if (!view) return refused(same, view.error(), id);
+    std::string json(view->json);
+    if (pool != nullptr) {  // the member, and the pool it was given from (API.md §15)
+      json.pop_back();
+      json += ",\"pool\":" + Json(pool->id).dump() + "}";
+    }
+    return {json_answer(same, http::status::ok, std::move(json)), id, std::nullopt};
   };
   // A new variant is proved by grading its reference: as long as a grading of the problem.
-  if (student && !service_.variant_secret.empty() && call.entry->problem->variants.any() &&
-      grading_cost(*call.entry->problem) > limits::kLongGradingCost) {
+  if (student && !service_.variant_secret.empty() && entry->problem->variants.any() &&
+      grading_cost(*entry->problem) > limits::kLongGradingCost) {
     return later(answer);
   }
   return answer(request);
@@ -108,18 +138,14 @@ Routed Router::on_problem(const RouteCall& call) const {
 // `student` (read again by check_steps, which allows it).
 Routed Router::on_check_steps(const RouteCall& call) const {
   const Request& request = call.request;
-  const std::string& id = call.entry->problem->id;
+  const std::string& id = call.id;
   if (std::optional<Error> refused = unless_json_body(request)) {
     return {error_answer(request, *refused), id, std::nullopt};
   }
-  std::optional<std::string> named;
-  const Json body = Json::parse(request.body(), nullptr, /*allow_exceptions=*/false);
-  if (body.is_object()) {
-    if (const auto found = body.find("student"); found != body.end() && found->is_string()) {
-      named = found->get<std::string>();
-    }
-  }
-  Result<ProblemView> view = student_view(*call.snapshot, *call.entry, viewer(call.who, named));
+  const std::optional<std::string> student = viewer(call.who, body_student(request.body()));
+  Result<const CatalogSnapshot::Entry*> given = given_problem(call, student);
+  if (!given) return refused(request, given.error(), id);
+  Result<ProblemView> view = student_view(*call.snapshot, **given, student);
   if (!view) return refused(request, view.error(), id);
   Result<StepsReport> report = check_steps(*view->problem, request.body());
   if (!report) return {error_answer(request, report.error()), id, std::nullopt};

@@ -207,8 +207,10 @@ describe('grading from the page', () => {
     await page.close();
   });
 
-  test('a launch token in the page goes with the grading as a bearer token', async () => {
+  test('a launch token in the page goes with the grading and the problem as a bearer token', async () => {
     const { page, requests } = await openPage(browser.context, server.origin);
+    await selectProblem(page, 'consonant-anywhere');
+    await enterMatrices(page, HANDOUT['consonant-anywhere']);
     // What an LTI launch page carries (API.md §11); the open server grades with or without it.
     await page.evaluate(() => {
       const meta = document.createElement('meta');
@@ -216,8 +218,6 @@ describe('grading from the page', () => {
       meta.content = 'launch-token-1';
       document.head.append(meta);
     });
-    await selectProblem(page, 'consonant-anywhere');
-    await enterMatrices(page, HANDOUT['consonant-anywhere']);
     // A token this server never issued is refused (401): what is checked here is that the
     // page sent it, not the grade.
     const answered = page.waitForResponse((r) => r.url().endsWith('/grade'));
@@ -226,6 +226,15 @@ describe('grading from the page', () => {
     const gradings = requests.filter((r) => r.url.endsWith('/grade'));
     assert.equal(gradings.length, 1);
     assert.equal(gradings[0].headers.authorization, 'Bearer launch-token-1');
+    // The problem is asked for with the token too: the server shows a launched student their
+    // own variant (API.md §15), and refuses a token it does not know rather than show the
+    // problem in other coordinates than the grading's.
+    const loaded = page.waitForResponse((r) => r.url().endsWith('/v1/problems/consonant-proportion'));
+    await page.selectOption('#problem-select', 'consonant-proportion');
+    assert.equal((await loaded).status(), 401);
+    const asked = requests.filter((r) => r.url.endsWith('/v1/problems/consonant-proportion'));
+    assert.equal(asked[0].headers.authorization, 'Bearer launch-token-1');
+    await page.waitForFunction(() => document.getElementById('problem-info').textContent.startsWith('This problem could not be loaded'));
     assert.equal(requests.filter((r) => r.url.endsWith('/v1/problems')).every((r) => !r.headers.authorization), true);
     await page.close();
   });

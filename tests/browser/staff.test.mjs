@@ -5,7 +5,7 @@
 // after a dry run); axe finds no WCAG 2 A/AA violation in any state; the keyboard alone works.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -36,8 +36,11 @@ before(async () => {
   const keys = join(workdir, 'keys.json');
   staffKey = newKey(keys, 'ta', 'staff');
   lmsKey = newKey(keys, 'canvas', 'lms');
+  const secret = join(workdir, 'variant-secret');
+  writeFileSync(secret, 'the staff page test secret, 32 bytes or more');
   [server, browser] = await Promise.all([
-    startServer(['--problems', problems, '--keys', keys, '--store', `sqlite:${join(workdir, 'record.db')}`]),
+    startServer(['--problems', problems, '--keys', keys, '--store', `sqlite:${join(workdir, 'record.db')}`,
+      '--variant-secret', secret]),
     startBrowser(),
   ]);
 });
@@ -217,6 +220,48 @@ describe('the editor', () => {
     // A student grading the saved problem with the head the editor found passes.
     const graded = await fetch(`${server.origin}/v1/problems/authored/grade`, { method: 'POST', headers: { Authorization: `Bearer ${lmsKey}`, 'Content-Type': 'application/json' }, body: JSON.stringify(solved.reference) });
     assert.equal((await graded.json()).passed, true);
+    assert.deepEqual(foreign, []);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('the preview shows the variant a named student will be given, the one served once saved', async () => {
+    const { page, foreign, errors } = await signIn();
+    await page.waitForSelector('body[data-folder]');
+    const file = JSON.parse(readFileSync(join(repo, 'problems', 'consonant-anywhere.json'), 'utf8'));
+    Object.assign(file, {
+      id: 'varied',
+      statement: 'Output [0, 1] once a consonant has occurred, else [1, 0].',
+      feature_names: ['vowel', 'consonant'],
+      variants: { permute_features: true, permute_outputs: true },
+    });
+    const text = JSON.stringify(file, null, 2);
+    // A student whose rows come swapped (f1.0: their row 0 is the file's row 1).
+    let student = null;
+    let variant = null;
+    for (let i = 0; i < 40 && student === null; i += 1) {
+      const answer = await (await fetch(`${server.origin}/v1/problems/validate?student=s${i}`, { method: 'POST', headers: { Authorization: `Bearer ${staffKey}`, 'Content-Type': 'application/json' }, body: text })).json();
+      if (answer.problem.variant.startsWith('f1.0')) [student, variant] = [`s${i}`, answer.problem.variant];
+    }
+    assert.ok(student, 'no student of 40 has the rows swapped');
+    await typeDraft(page, text);
+    const before = Number(await page.getAttribute('body', 'data-validated'));
+    await page.fill('#preview-student', student);
+    await page.waitForFunction((n) => Number(document.body.dataset.validated || 0) > n, before);
+    await page.click('#preview');
+    const frame = page.frameLocator('#preview-frame');
+    await frame.locator('body[data-problem="varied"]').waitFor();
+    await page.waitForFunction((v) => document.getElementById('preview-title').textContent.endsWith(`(variant ${v})`), variant);
+    // The student's columns of W_q are named in their order: the consonant first.
+    const labels = (await frame.locator('table[aria-label="W_q"] th[scope="col"]').allTextContents()).filter((t) => t !== '');
+    assert.deepEqual(labels, ['consonant', 'vowel']);
+    assert.deepEqual(await axeViolations(page), []);
+
+    await page.click('#save');
+    await page.waitForFunction(() => document.getElementById('editor-status').textContent.startsWith('Saved'));
+    const served = await (await fetch(`${server.origin}/v1/problems/varied?student=${student}`, { headers: { Authorization: `Bearer ${lmsKey}` } })).json();
+    assert.equal(served.variant, variant);
+    assert.deepEqual(served.feature_names, ['consonant', 'vowel']);
     assert.deepEqual(foreign, []);
     assert.deepEqual(errors, []);
     await page.close();
