@@ -262,6 +262,15 @@ describe('the editor', () => {
     const served = await (await fetch(`${server.origin}/v1/problems/varied?student=${student}`, { headers: { Authorization: `Bearer ${lmsKey}` } })).json();
     assert.equal(served.variant, variant);
     assert.deepEqual(served.feature_names, ['consonant', 'vowel']);
+    // Graded once, the student shows in the class's variants (stats by variant, API.md §15).
+    const graded = await fetch(`${server.origin}/v1/problems/varied/grade`, { method: 'POST', headers: { Authorization: `Bearer ${lmsKey}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ ...file.reference, student }) });
+    assert.equal((await graded.json()).variant, variant);
+    await page.selectOption('#class-problem', 'varied');
+    await page.click('#class-form button[type="submit"]');
+    await page.waitForSelector('#class-variants');
+    const rows = await page.$$eval('#class-variants tbody tr', (trs) => trs.map((r) => [r.querySelector('th').textContent, r.querySelectorAll('td')[0].textContent]));
+    assert.deepEqual(rows, [[variant, '1']]);
+    assert.deepEqual(await axeViolations(page), []);
     assert.deepEqual(foreign, []);
     assert.deepEqual(errors, []);
     await page.close();
