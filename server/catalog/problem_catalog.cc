@@ -30,6 +30,14 @@ Result<bool> write_atomically(const std::filesystem::path& path, std::string_vie
                ""};
 }
 
+// PUT and DELETE where --problems is one file: nothing can be written beside it.
+Error not_a_folder(std::string_view doing) {
+  return Error{ErrorCode::kProblemsReadOnly,
+               "the server serves one problem file, not a folder, so it cannot " +
+                   std::string(doing) + "; start it with --problems FOLDER",
+               ""};
+}
+
 std::vector<std::string> digests_of(const std::vector<std::string>& sources) {
   std::vector<std::string> digests;
   digests.reserve(sources.size());
@@ -75,7 +83,9 @@ CatalogSnapshot::CatalogSnapshot(ProblemSet problems, const std::vector<std::str
   for (const auto& pool : problems_.pools()) {
     Json submit = Json::array();
     for (const std::string& member : pool->members) {
-      for (const std::string& name : find(member)->problem->submit) {
+      const Entry* entry = find(member);  // one, when the set was loaded or checked
+      if (entry == nullptr) continue;
+      for (const std::string& name : entry->problem->submit) {
         if (std::find(submit.begin(), submit.end(), name) == submit.end()) submit.push_back(name);
       }
     }
@@ -253,10 +263,7 @@ Result<PutOutcome> ProblemCatalog::put(std::string_view id, std::string_view tex
     return outcome;
   }
   if (!is_folder_) {
-    return Error{ErrorCode::kProblemsReadOnly,
-                 "the server serves one problem file, not a folder, so it cannot add or replace "
-                 "problems; start it with --problems FOLDER",
-                 ""};
+    return not_a_folder("add or replace problems");
   }
   std::lock_guard write_lock(write_mutex_);
   const std::shared_ptr<const CatalogSnapshot> now = current();
@@ -304,10 +311,7 @@ Result<PutOutcome> ProblemCatalog::put_pool(std::string_view id, const std::file
     return outcome;
   }
   if (!is_folder_) {
-    return Error{ErrorCode::kProblemsReadOnly,
-                 "the server serves one problem file, not a folder, so it cannot add pools; "
-                 "start it with --problems FOLDER",
-                 ""};
+    return not_a_folder("add pools");
   }
   const std::shared_ptr<const CatalogSnapshot> now = current();
   outcome.created = now->problems().find_pool(id) == nullptr;
@@ -321,10 +325,7 @@ Result<PutOutcome> ProblemCatalog::put_pool(std::string_view id, const std::file
 
 Result<bool> ProblemCatalog::remove(std::string_view id) {
   if (!is_folder_) {
-    return Error{ErrorCode::kProblemsReadOnly,
-                 "the server serves one problem file, not a folder, so it cannot remove "
-                 "problems; start it with --problems FOLDER",
-                 ""};
+    return not_a_folder("remove problems");
   }
   Result<std::filesystem::path> file = file_of(id);
   if (!file) return file.error();
