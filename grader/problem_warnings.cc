@@ -46,13 +46,23 @@ std::vector<ProblemWarning> problem_warnings(const Problem& problem) {
         R"(|\b(\d+(st|nd|rd|th)|first|second|third|fourth|last|top|bottom)\s+)"
         R"((rows?|columns?|features?|dimensions?|components?|entry|entries)\b)",
         std::regex::icase);
-    std::smatch found;
-    if (std::regex_search(problem.statement, found, kRowOrder)) {
+    // The statement, and each named mistake's message and hint, which are shown to students
+    // as written whatever their variant.
+    std::vector<std::pair<std::string, const std::string*>> texts = {
+        {"statement", &problem.statement}};
+    for (std::size_t i = 0; i < problem.mistakes.size(); ++i) {
+      const std::string at = "mistakes[" + std::to_string(i) + "].";
+      texts.emplace_back(at + "message", &problem.mistakes[i].message);
+      texts.emplace_back(at + "hint", &problem.mistakes[i].hint);
+    }
+    for (const auto& [field, text] : texts) {
+      std::smatch found;
+      if (!std::regex_search(*text, found, kRowOrder)) continue;
       warnings.push_back(
-          {"statement", "speaks of \"" + found.str() +
-                            "\" while `variants` reorders the rows or outputs, so a student's "
-                            "row or component there is not the one meant; name it instead "
-                            "(feature_names are shown beside W_E) or turn off the reordering"});
+          {field, "speaks of \"" + found.str() +
+                      "\" while `variants` reorders the rows or outputs, so a student's row or "
+                      "component there is not the one meant; name it instead (feature_names are "
+                      "shown beside W_E) or turn off the reordering"});
     }
   }
   // The reference's shapes (n_q included), with every submitted matrix set to 0.

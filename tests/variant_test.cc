@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -303,6 +304,24 @@ TEST(Variant, AStatementThatCountsRowsIsAWarningWhenRowsAreReordered) {
   j["statement"] = "Put a large weight on row 3 of W_k.";
   j.erase("variants");
   EXPECT_EQ(warned(loaded_or_abort(j)), "");
+}
+
+// A named mistake's message and hint are shown to every student as written: the same rule.
+TEST(Variant, AMistakesHintThatCountsColumnsIsAWarningWhenRowsAreReordered) {
+  nlohmann::json j = variant_problem_json();
+  j["mistakes"] = nlohmann::json::array(
+      {{{"name", "any_consonant"},
+        {"expected", "any(consonant) ? [1, 0] : [0, 0]"},
+        {"message", "Your head answers for any consonant so far, not the first letter."},
+        {"hint", "Put the key's weight in column 3 of W_k."}}});
+  std::vector<std::string> fields;
+  for (const ProblemWarning& w : problem_warnings(loaded_or_abort(j))) fields.push_back(w.field);
+  EXPECT_NE(std::find(fields.begin(), fields.end(), "mistakes[0].hint"), fields.end());
+  EXPECT_EQ(std::find(fields.begin(), fields.end(), "mistakes[0].message"), fields.end());
+  j["mistakes"][0]["hint"] = "Put the key's weight on the start feature.";
+  fields.clear();
+  for (const ProblemWarning& w : problem_warnings(loaded_or_abort(j))) fields.push_back(w.field);
+  EXPECT_EQ(std::find(fields.begin(), fields.end(), "mistakes[0].hint"), fields.end());
 }
 
 TEST(Variant, ExpectedWithOutputsReordersEachOutputOnly) {
