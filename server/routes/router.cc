@@ -10,6 +10,7 @@
 #include "answer_guard.h"
 #include "headgrader/limits.h"
 #include "headgrader/problem.h"
+#include "headgrader/submission.h"
 #include "openapi_document.h"
 #include "route_table.h"
 #include "static_files.h"
@@ -250,7 +251,7 @@ Routed Router::on_grade(const RouteCall& call) const {
     return {error_answer(call.request, *refused), call.id, std::nullopt};
   }
   Result<const CatalogSnapshot::Entry*> member =
-      given_problem(call, viewer(call.who, body_student(call.request.body())));
+      given_problem(call, viewer(call.who, submission_student(call.request.body())));
   if (!member) return {error_answer(call.request, member.error()), call.id, std::nullopt};
   return answer_grade(call.snapshot, **member, call.who, call.request, call.pool);
 }

@@ -160,8 +160,6 @@ class Router {
   // else the one named (the grading body's `student`, ?student=).
   static std::optional<std::string> viewer(const Principal& who,
                                            const std::optional<std::string>& named);
-  // The `student` of a JSON body, when it is one (a grading's, a step check's).
-  static std::optional<std::string> body_student(std::string_view body);
   // The problem a student is given of `call`'s problem or pool: its entry, or, for a pool
   // without a student, the 400 that asks for one.
   Result<const CatalogSnapshot::Entry*> given_problem(

@@ -41,10 +41,6 @@ Result<std::optional<std::string>> student_parameter(std::string_view query) {
 
 }  // namespace
 
-std::optional<std::string> Router::body_student(std::string_view body) {
-  return submission_student(body);
-}
-
 Result<const CatalogSnapshot::Entry*> Router::given_problem(
     const RouteCall& call, const std::optional<std::string>& student) const {
   if (call.pool == nullptr) return call.entry;
@@ -142,7 +138,7 @@ Routed Router::on_check_steps(const RouteCall& call) const {
   if (std::optional<Error> refused = unless_json_body(request)) {
     return {error_answer(request, *refused), id, std::nullopt};
   }
-  const std::optional<std::string> student = viewer(call.who, body_student(request.body()));
+  const std::optional<std::string> student = viewer(call.who, submission_student(request.body()));
   Result<const CatalogSnapshot::Entry*> given = given_problem(call, student);
   if (!given) return refused(request, given.error(), id);
   Result<ProblemView> view = student_view(*call.snapshot, **given, student);
