@@ -39,7 +39,7 @@ DiagnosisResult diagnose(const Problem& problem, const HeadWeights& weights) {
     if (!trials.affords(1)) {
       result.not_tried.push_back(m.name);
     } else if (trials.passes_against(*problem.mistake_targets()[k], weights)) {
-      result.found.push_back({m.name, m.message, m.hint});
+      result.found.push_back({m.name, problem.shown_message(k), problem.shown_hint(k)});
     }
   }
   result.gradings = trials.gradings();

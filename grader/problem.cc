@@ -232,6 +232,8 @@ ProblemOrDefects Problem::derive_unproved(ProblemSpec spec, const std::string& f
                                           std::size_t max_count_state_numbers) {
   DefectList defects(file_name);
   Problem p(std::move(spec));
+  fill_shown_texts(p, defects);  // first: the texts as written are checked in any case
+  if (!defects.empty()) return defects.take();
   Groups groups = find_groups(p, defects);
   if (!defects.empty()) return defects.take();
   p.representatives_ = std::move(groups.representatives);

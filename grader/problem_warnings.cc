@@ -61,8 +61,10 @@ std::vector<ProblemWarning> problem_warnings(const Problem& problem) {
       warnings.push_back(
           {field, "speaks of \"" + found.str() +
                       "\" while `variants` reorders the rows or outputs, so a student's row or "
-                      "component there is not the one meant; name it instead (feature_names are "
-                      "shown beside W_E) or turn off the reordering"});
+                      "component there is not the one meant; write {feature:NAME} or "
+                      "{output:N}, which each student reads as the number of their own row or "
+                      "component, name it (feature_names are shown beside W_E) or turn off the "
+                      "reordering"});
     }
   }
   // The reference's shapes (n_q included), with every submitted matrix set to 0.

@@ -129,7 +129,7 @@ Json problem_to_json(const Problem& p) {
   for (const auto& [name, m] : p.given) given[name] = matrix_to_json(m);
   Json out{{"id", p.id},
            {"title", p.title},
-           {"statement", p.statement},
+           {"statement", p.shown_statement()},
            {"alphabet", p.alphabet},
            {"classes", std::move(classes)},
            {"W_E", matrix_to_json(p.head.W_E)}};

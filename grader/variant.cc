@@ -10,9 +10,24 @@
 #include "common/secrets.h"
 #include "headgrader/limits.h"
 #include "hmac_stream.h"
+#include "variant_text.h"
 
 namespace headgrader {
 namespace {
+
+// `expected` and its source in the student's order. What is graded is the compiled form
+// reordered (Expected::with_outputs); the source is rewritten (reorder_expected_source) so
+// that the expression the student is shown computes their outputs, kept when it parses to as
+// many outputs (every well-typed source does; otherwise it stays as written).
+void reorder_outputs(std::string& source, std::shared_ptr<const Expected>& expected,
+                     const ClassTable& classes, std::span<const std::size_t> order) {
+  expected = std::make_shared<const Expected>(expected->with_outputs(order));
+  std::string rewritten = reorder_expected_source(source, order);
+  auto parsed = parse_expected(rewritten, classes);
+  if (const auto* e = std::get_if<Expected>(&parsed); e && e->output_size() == order.size()) {
+    source = std::move(rewritten);
+  }
+}
 
 std::vector<std::size_t> shuffled(std::size_t n, HmacStream& stream) {
   std::vector<std::size_t> order(n);
@@ -260,11 +275,9 @@ ProblemOrDefects relabel_problem(const ProblemSpec& problem, const Relabeling& r
   spec.reference = to_student_coordinates(problem, relabeling, problem.reference);
   for (auto& [name, m] : spec.given) m = spec.reference.by_name(name);
   if (!relabeling.outputs.empty()) {
-    spec.expected =
-        std::make_shared<const Expected>(problem.expected->with_outputs(relabeling.outputs));
+    reorder_outputs(spec.expected_source, spec.expected, spec.classes, relabeling.outputs);
     for (AuthorMistake& mistake : spec.mistakes) {
-      mistake.expected =
-          std::make_shared<const Expected>(mistake.expected->with_outputs(relabeling.outputs));
+      reorder_outputs(mistake.expected_source, mistake.expected, spec.classes, relabeling.outputs);
     }
   }
   spec.variant = variant_id(relabeling);

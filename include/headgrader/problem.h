@@ -172,6 +172,12 @@ class Problem : public ProblemSpec {
   const std::vector<std::shared_ptr<const Problem>>& mistake_targets() const {
     return mistake_targets_;
   }
+  // The statement and mistakes[k]'s message and hint as this problem's students read them:
+  // the spec holds them as written, these have each {feature:NAME} and {output:N} filled in
+  // for this variant (grader/variant_text.h; a placeholder that names nothing is a defect).
+  const std::string& shown_statement() const { return shown_statement_; }
+  const std::string& shown_message(std::size_t k) const { return shown_mistakes_[k].message; }
+  const std::string& shown_hint(std::size_t k) const { return shown_mistakes_[k].hint; }
 
  private:
   explicit Problem(ProblemSpec spec) : ProblemSpec(std::move(spec)) {}
@@ -180,6 +186,9 @@ class Problem : public ProblemSpec {
   static std::vector<std::shared_ptr<const Problem>> derive_mistake_targets(
       const Problem& p, const std::string& file_name, std::size_t max_count_state_numbers,
       DefectList& defects);
+  // Sets the shown texts from the spec's (grader/variant_text.cc); a defect for each
+  // placeholder that names nothing.
+  static void fill_shown_texts(Problem& p, DefectList& defects);
 
   std::vector<int> representatives_;
   std::vector<int> group_of_;
@@ -189,6 +198,11 @@ class Problem : public ProblemSpec {
   std::shared_ptr<const CountStateGraph> count_states_;
   std::shared_ptr<const TokenKinds> token_kinds_;
   std::vector<std::shared_ptr<const Problem>> mistake_targets_;
+  struct ShownMistake {
+    std::string message, hint;
+  };
+  std::string shown_statement_;
+  std::vector<ShownMistake> shown_mistakes_;
 };
 
 // Whether `id` may name a problem: 1 to limits::kMaxProblemIdBytes of [a-z0-9-]. A problem

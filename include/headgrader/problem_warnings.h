@@ -21,7 +21,8 @@ struct ProblemWarning {
 // statement that speaks of the order of rows while `variants` reorders them (permute_features
 // or permute_outputs): a word row, column, feature, dimension, component or entry next to a
 // number ("row 1", "column 2", "3rd feature") or after an ordinal ("the first feature", "last
-// row"), in any case, since the student's row 1 is then not the author's; and a
+// row"), in any case, since the student's row 1 is then not the author's (the placeholders
+// {feature:NAME} and {output:N} are each student's own, grader/variant_text.h); and a
 // submission of zeros (every submitted matrix all 0, the given ones as given) passing every
 // tested string: then the tolerance is too loose, or `expected` too near what such a head
 // outputs, for the grade to mean anything. Costs one grading of the problem.
