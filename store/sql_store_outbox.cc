@@ -3,30 +3,12 @@
 #include <chrono>
 
 #include "common/limits.h"
+#include "lti_columns.h"
 #include "sql_rows.h"
 #include "sql_store.h"
 
 namespace headgrader::store {
 namespace {
-
-constexpr std::string_view kPassbackColumns =
-    "id, submission_id, issuer, client_id, lineitem, payload, status, attempts, last_status, "
-    "last_error, next_attempt_ms, created_ms";
-
-PassbackItem passback_item(const SqlRow& row) {
-  const auto text = [&](std::size_t i) { return row[i].value_or(""); };
-  PassbackItem item;
-  item.id = text(0);
-  item.submission_id = text(1);
-  item.request = {text(2), text(3), text(4), text(5)};
-  item.status = parse_passback_status(text(6)).value_or(PassbackStatus::kPending);
-  item.attempts = static_cast<int>(rows::integer(row[7]));
-  if (row[8]) item.last_status = static_cast<int>(rows::integer(row[8]));
-  item.last_error = text(9);
-  item.next_attempt = rows::integer(row[10]);
-  item.created = rows::integer(row[11]);
-  return item;
-}
 
 SqlValue optional_status(std::optional<int> status) {
   if (!status) return std::monostate{};
@@ -68,7 +50,7 @@ Result<std::vector<PassbackItem>> SqlStore::claim_passbacks(TimeMs now, TimeMs l
       "UPDATE passback SET next_attempt_ms = $2 WHERE id IN (SELECT id FROM passback WHERE "
       "status = 'pending' AND next_attempt_ms <= $1 ORDER BY next_attempt_ms, id LIMIT $3" +
           std::string(pg ? " FOR UPDATE SKIP LOCKED" : "") + ") RETURNING " +
-          std::string(kPassbackColumns),
+          columns::passback_select_list(),
       {now, now + lease, std::int64_t{std::max(limit, 1)}});
   if (!claimed) {
     (void)db.exec_script("ROLLBACK");
@@ -79,7 +61,7 @@ Result<std::vector<PassbackItem>> SqlStore::claim_passbacks(TimeMs now, TimeMs l
     return r.error();
   }
   std::vector<PassbackItem> items;
-  for (const SqlRow& row : *claimed) items.push_back(passback_item(row));
+  for (const SqlRow& row : *claimed) items.push_back(columns::passback_item(row));
   std::sort(items.begin(), items.end(), [](const PassbackItem& a, const PassbackItem& b) {
     return std::pair(a.next_attempt, a.id) < std::pair(b.next_attempt, b.id);
   });
@@ -153,12 +135,12 @@ Result<std::vector<PassbackItem>> SqlStore::list_passbacks(std::optional<Passbac
     params.emplace_back(std::string(to_string(*status)));
     where = " WHERE status = $2";
   }
-  auto found = run("SELECT " + std::string(kPassbackColumns) + " FROM passback" + where +
+  auto found = run("SELECT " + columns::passback_select_list() + " FROM passback" + where +
                        " ORDER BY created_ms DESC, id DESC LIMIT $1",
                    params);
   if (!found) return found.error();
   std::vector<PassbackItem> items;
-  for (const SqlRow& row : *found) items.push_back(passback_item(row));
+  for (const SqlRow& row : *found) items.push_back(columns::passback_item(row));
   return items;
 }
 
@@ -197,38 +179,21 @@ Result<bool> SqlStore::take_once(std::string_view value, TimeMs now) {
 }
 
 Result<bool> SqlStore::put_student_token(const StudentToken& token) {
-  auto put = run(
-      "INSERT INTO student_tokens (token_sha256, student, problem, issuer, client_id, context, "
-      "resource_link, lineitem, expires_ms, details) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, "
-      "$10)",
-      {token.token_sha256, token.student, token.problem, token.issuer, token.client_id,
-       sql_text(token.context), sql_text(token.resource_link), sql_text(token.lineitem),
-       token.expires, token.details});
+  auto put = run("INSERT INTO student_tokens (" + columns::student_token_select_list() +
+                     ") VALUES (" + columns::student_token_placeholders() + ")",
+                 columns::student_token_binds(token));
   if (!put) return put.error();
   return true;
 }
 
 Result<std::optional<StudentToken>> SqlStore::find_student_token(std::string_view token_sha256,
                                                                  TimeMs now) {
-  auto found =
-      run("SELECT token_sha256, student, problem, issuer, client_id, context, resource_link, "
-          "lineitem, expires_ms, details FROM student_tokens WHERE token_sha256 = $1 AND "
-          "expires_ms > $2",
-          {std::string(token_sha256), now});
+  auto found = run("SELECT " + columns::student_token_select_list() +
+                       " FROM student_tokens WHERE token_sha256 = $1 AND expires_ms > $2",
+                   {std::string(token_sha256), now});
   if (!found) return found.error();
   if (found->empty()) return std::optional<StudentToken>();
-  const SqlRow& row = found->front();
-  StudentToken token{row[0].value_or(""),
-                     row[1].value_or(""),
-                     row[2].value_or(""),
-                     row[3].value_or(""),
-                     row[4].value_or(""),
-                     row[5],
-                     row[6],
-                     row[7],
-                     rows::integer(row[8]),
-                     row[9].value_or("")};
-  return std::optional<StudentToken>(std::move(token));
+  return std::optional<StudentToken>(columns::student_token(found->front()));
 }
 
 }  // namespace headgrader::store
