@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "access_log.h"
+#include "common/variant_secret_file.h"
 #include "headgrader/limits.h"
 #include "headgrader/problem.h"
 #include "lti_service.h"
@@ -102,7 +103,8 @@ int main(int argc, char** argv) {
   // Each student's variant (API.md §15): a secret that cannot be read, or is too short to keep
   // the variants unguessable, stops the server here rather than serving the problems as written.
   if (!options.variant_secret.empty()) {
-    headgrader::Result<std::string> secret = server::read_variant_secret(options.variant_secret);
+    headgrader::Result<std::string> secret =
+        headgrader::read_variant_secret(options.variant_secret);
     if (!secret) {
       std::cerr << program << ": " << secret.error().message << "; not starting\n";
       return 1;

@@ -80,16 +80,10 @@ struct ServerOptions {
   // ADDR:PORT (env HEADGRADER_METRICS_ADDRESS); none by default.
   std::optional<ListenAddress> metrics_address;
   // Each student's variant (API.md §15): --variant-secret FILE (env
-  // HEADGRADER_VARIANT_SECRET_FILE), read at start (read_variant_secret); none: every student
-  // gets the problems as written.
+  // HEADGRADER_VARIANT_SECRET_FILE), read at start (common/variant_secret_file.h); none: every
+  // student gets the problems as written.
   std::filesystem::path variant_secret;
 };
-
-// The secret of --variant-secret FILE: the file's bytes, a final line break ("\n" or "\r\n")
-// left out, so that `echo … > FILE` and a secret written without one agree. Refused (code
-// "usage", naming the file): unreadable, shorter than limits::kMinVariantSecretBytes or longer
-// than limits::kMaxVariantSecretBytes.
-Result<std::string> read_variant_secret(const std::filesystem::path& file);
 
 // Looks up an environment variable; nullopt when it is not set.
 using EnvLookup = std::function<std::optional<std::string>(const std::string& name)>;
