@@ -75,11 +75,17 @@ std::string usage_text() {
       ". Exit 0: found, 1: not found, 2: the command or the file is wrong.\n";
   text +=
       "  headgrader gradescope --problem ID [--problems DIR] [--submission DIR] [--results DIR]\n"
-      "                        [--points N]\n"
+      "                        [--points N] [--variant-secret FILE]\n"
+      "                        [--metadata FILE | --student S]\n"
       "      Grades the first *.json of DIR (default /autograder/submission) and writes\n"
-      "      Gradescope's results.json into --results (default /autograder/results).\n"
+      "      Gradescope's results.json into --results (default /autograder/results). With a\n"
+      "      secret (or HEADGRADER_VARIANT_SECRET_FILE), on the student's variant: the student\n"
+      "      is users[0].email of --metadata (default /autograder/submission_metadata.json).\n"
       "  headgrader prairielearn --problem ID [--problems DIR] [--submission DIR] [--results DIR]\n"
-      "      The same for PrairieLearn's external grader (/grade/student, /grade/results).\n";
+      "                          [--variant-secret FILE] [--data FILE | --student S]\n"
+      "      The same for PrairieLearn's external grader (/grade/student, /grade/results); the\n"
+      "      student is \"prairielearn:\" and variant_seed of --data (default\n"
+      "      /grade/data/data.json).\n";
   return text;
 }
 

@@ -2,11 +2,14 @@
 // (https://gradescope-autograders.readthedocs.io/en/latest/specs/) for one submission. Each
 // kind of tested string is a test worth its share of --points (default 1), so the tests add
 // up to the top-level score: points × the grade's score. Everything is "visible" at once:
-// the student needs the failing string to fix the head.
+// the student needs the failing string to fix the head. Graded on the student's variant (with
+// --variant-secret), `output` begins with their problem, even when the file is not gradable
+// (score 0: Gradescope keeps it as a submission, but the student sees their problem).
 #include <string>
 
 #include "headgrader/report.h"
 #include "platform_command.h"
+#include "platform_student.h"
 #include "string_kinds.h"
 
 namespace headgrader::cli {
@@ -21,7 +24,8 @@ Json gradescope_results(const PlatformOutcome& o, double points) {
   Json out = Json::object();
   if (!o.report) {
     out["score"] = 0;
-    out["output"] = "Your submission could not be graded: " + o.not_gradable +
+    out["output"] = student_problem_text(o) +
+                    "Your submission could not be graded: " + o.not_gradable +
                     "\nNothing was graded; fix the file and submit again.\n";
     out["output_format"] = "text";
     out["visibility"] = "visible";
@@ -46,7 +50,8 @@ Json gradescope_results(const PlatformOutcome& o, double points) {
         {"visibility", "visible"}});
   }
   out["score"] = number_to_json(points * r.score);
-  out["output"] = summary_line(p, r) + feedback_text(r) + "\n" + how_to_read_a_failure(p);
+  out["output"] = student_problem_text(o) + summary_line(p, r) + feedback_text(r) + "\n" +
+                  how_to_read_a_failure(p);
   out["output_format"] = "text";
   out["test_output_format"] = "text";
   out["visibility"] = "visible";
@@ -58,8 +63,12 @@ Json gradescope_results(const PlatformOutcome& o, double points) {
 }  // namespace
 
 int gradescope_command(const std::vector<std::string>& args) {
-  return run_platform_command("gradescope", args, {"/autograder/submission", "/autograder/results"},
-                              /*with_points=*/true, gradescope_results);
+  return run_platform_command(
+      "gradescope", args,
+      {"/autograder/submission",
+       "/autograder/results",
+       {"--metadata", "/autograder/submission_metadata.json", gradescope_student}},
+      /*with_points=*/true, gradescope_results);
 }
 
 }  // namespace headgrader::cli

@@ -3,21 +3,33 @@
 // `tests` with `name`, `points`, `max_points`, `message`, `output`). Each kind of tested
 // string is a test with one point a string; `score` is the grade's score. A file that cannot
 // be graded is `"gradable": false` with `format_errors`, which PrairieLearn shows without
-// taking an attempt.
+// taking an attempt. Graded on the student's variant (with --variant-secret), `message` names
+// it and `output` begins with the student's problem, even when the file is not gradable, so
+// that submitting any file shows a student their problem without costing an attempt.
 #include <string>
 
 #include "headgrader/report.h"
 #include "platform_command.h"
+#include "platform_student.h"
 #include "string_kinds.h"
 
 namespace headgrader::cli {
 namespace {
 
+// Which problem the student was graded on, for `message` (empty unless for a student).
+std::string variant_sentence(const PlatformOutcome& o) {
+  if (!o.for_student) return "";
+  const Problem& p = *o.problem;
+  return " Graded on " + p.id + (o.pool.empty() ? "" : " (from " + o.pool + ")") +
+         (p.variant.empty() ? ", as written." : ", your variant " + p.variant + ".");
+}
+
 Json prairielearn_results(const PlatformOutcome& o, double /*points: one a string*/) {
   Json out = Json::object();
   if (!o.report) {
     out["gradable"] = false;
-    out["message"] = "Your submission could not be graded: " + o.not_gradable;
+    out["message"] = "Your submission could not be graded: " + o.not_gradable + variant_sentence(o);
+    if (o.for_student) out["output"] = student_problem_text(o);
     out["format_errors"] = Json::array({o.not_gradable});
     out["tests"] = Json::array();
     return out;
@@ -41,8 +53,8 @@ Json prairielearn_results(const PlatformOutcome& o, double /*points: one a strin
   out["score"] = number_to_json(r.score);
   out["message"] = std::string(r.passed ? "Passed: " : "Failed: ") +
                    std::to_string(r.passed_count) + " of " + std::to_string(r.total) +
-                   " tested strings pass.";
-  out["output"] = feedback_text(r) + "\n" + how_to_read_a_failure(p);
+                   " tested strings pass." + variant_sentence(o);
+  out["output"] = student_problem_text(o) + feedback_text(r) + "\n" + how_to_read_a_failure(p);
   out["tests"] = std::move(tests);
   return out;
 }
@@ -50,7 +62,10 @@ Json prairielearn_results(const PlatformOutcome& o, double /*points: one a strin
 }  // namespace
 
 int prairielearn_command(const std::vector<std::string>& args) {
-  return run_platform_command("prairielearn", args, {"/grade/student", "/grade/results"},
+  return run_platform_command("prairielearn", args,
+                              {"/grade/student",
+                               "/grade/results",
+                               {"--data", "/grade/data/data.json", prairielearn_student}},
                               /*with_points=*/false, prairielearn_results);
 }
 

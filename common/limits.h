@@ -68,6 +68,10 @@ inline constexpr int kMaxMaxFailures = 100;
 // Failures kept for a platform's answer (headgrader gradescope / prairielearn): the first of
 // each kind is shown.
 inline constexpr int kPlatformMaxFailures = 1;
+// A platform's file naming the student (Gradescope's submission_metadata.json, PrairieLearn's
+// data.json), read when grading a variant: a few kilobytes, though Gradescope's lists the
+// earlier submissions with their results; far longer is a wrong file, refused before it is read.
+inline constexpr std::size_t kMaxPlatformMetadataBytes = 16 * 1024 * 1024;
 // JSON nesting accepted in any body or file, checked on the SAX events before the tree grows.
 // A submission needs 3 (object, matrix, row).
 inline constexpr std::size_t kMaxJsonDepth = 32;
