@@ -1,4 +1,4 @@
-// The bodies of the three libFuzzer harnesses, shared with tests/fuzz_regression_test.cc so
+// The bodies of the three libFuzzer harnesses, shared with tests/fuzz/fuzz_regression_test.cc so
 // that every input a fuzzer ever crashed on is replayed by the normal test suite (and under
 // the sanitizers). Each returns normally on any input; a broken invariant calls abort().
 // Thread-safety: pure functions of their arguments.

@@ -5,7 +5,7 @@
 // body straight from nlohmann's SAX events into the matrices. It gives up at the first event
 // a rule refuses, and read_submission_tree, which builds the tree and words every fault,
 // answers instead. So the tree reader alone decides every error, and both must agree on every
-// body the first one accepts (tests/submission_readers_test.cc and the submission fuzzer
+// body the first one accepts (tests/engine/submission_readers_test.cc and the submission fuzzer
 // check it).
 // Thread-safety: pure functions.
 #pragma once

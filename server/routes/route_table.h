@@ -2,7 +2,7 @@
 // pattern, the methods it answers, who may call each, whether its path names a problem, and
 // the handler of each method. Matching, the 404's list of routes, the 405 and its Allow, the
 // credential decision (router.cc), the LTI routes and the check against docs/openapi.json
-// (tests/route_table_test.cc) all read it. Adding a route is one row and its handler
+// (tests/server/route_table_test.cc) all read it. Adding a route is one row and its handler
 // (CONTRIBUTING.md, "Adding a route").
 #pragma once
 

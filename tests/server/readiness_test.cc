@@ -1,7 +1,7 @@
 // GET /readyz in process (API.md §17): ready with problems and a store that answers, 503 with
 // the reason when the store does not (SQLite: the file made unwritable, moved away), ready
 // again once it is restored, on the same router and store (no restart). The real server and a
-// PostgreSQL server stopped and started are in tests/readiness_e2e_test.cc.
+// PostgreSQL server stopped and started are in tests/server/readiness_e2e_test.cc.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 

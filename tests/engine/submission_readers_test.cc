@@ -2,7 +2,7 @@
 // (grader/submission_rules.h): the event reader takes the well-formed bodies a course sends,
 // gives up on everything else, and wherever it answers, the tree reader's answer is the same
 // submission. Its refusals never reach a student: the tree reader words them
-// (tests/submission_test.cc pins those messages through parse_submission).
+// (tests/engine/submission_test.cc pins those messages through parse_submission).
 #include "submission_readers.h"
 
 #include <gtest/gtest.h>

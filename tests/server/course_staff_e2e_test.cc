@@ -333,7 +333,7 @@ TEST_F(KeyedServer, ValidateWarnsWhenTheTestsCannotTellAMistakeFromTheSolution) 
   EXPECT_NE(message.find("too-soft key (W_k × 0.5)"), std::string::npos) << message;
   EXPECT_NE(message.find("(key_too_soft)"), std::string::npos) << message;
   // API.md §14: each mistake that applies, caught or not, with the shortest failing string
-  // (hand-worked in tests/diagnosis_test.cc, MistakesCaught).
+  // (hand-worked in tests/engine/diagnosis_test.cc, MistakesCaught).
   EXPECT_EQ(answer["mistakes_caught"], Json::parse(R"([
       {"mistake": "uniform_attention", "caught": true, "by": "ab"},
       {"mistake": "query_key_swapped", "caught": true, "by": "ab"},
