@@ -19,7 +19,8 @@ if ((${#missing[@]})); then
   apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 # The engine and the CLI's grading commands only: no server, tests or benchmarks
-# (HEADGRADER_ENGINE_ONLY), so neither Boost nor OpenSSL is needed.
+# (HEADGRADER_ENGINE_ONLY), so no Boost; OpenSSL's libcrypto only, for the HMAC a student's
+# variant is drawn from (grader/hmac_stream.h).
 cmake -S "$source_dir/headgrader" -B "$source_dir/build" -DCMAKE_BUILD_TYPE=Release \
       -DBUILD_TESTING=OFF -DHEADGRADER_ENGINE_ONLY=ON -DHEADGRADER_UNITY=ON \
       -DHEADGRADER_PROBLEMS_DIR="$source_dir/headgrader/problems"
