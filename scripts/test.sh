@@ -12,7 +12,9 @@ stage_start=$SECONDS
 stage() {
   echo "== (took $((SECONDS - stage_start)) s; $((SECONDS / 60)) min so far)"
   stage_start=$SECONDS
-  echo "== $1"
+  # The disk's room too: a machine of this kind has been seen with a few hundred MB free, and
+  # a full disk fails a stage with some tool's own error.
+  echo "== $1 ($(df -h --output=avail . | tail -1 | tr -d ' ') free)"
 }
 
 stage "formatting: every C++ file as .clang-format says (clang-format-14 -i FILE fixes one)"

@@ -12,27 +12,42 @@
 # SIGINT: 130, SIGTERM: 143), everything the script made is removed: first what its own
 # function `cleanup` stops, if it defines one; then NATIVE_PID, the containers in CONTAINERS,
 # the compose project COMPOSE (its state and last logs on stderr when the script failed), $TMP.
-# Then "PASS" or "failed (exit N)", and the script exits with the status it had.
+# Then "PASS" or "failed (exit N): WHY", and the script exits with the status it had.
 begin_test() {
   TEST_NAME=$1
   TMP=$(mktemp -d "/tmp/$2.XXXXXX")
+  FAIL_REASON=
   NATIVE_PID=
   CONTAINERS=()
   COMPOSE=()
   trap end_test EXIT
+  # A command that ends the script under set -e without a FAIL line (a tool's own exit status)
+  # is named, with its file and line; set -E: in functions too. In subshells (a command
+  # substitution, a background job) it is left to the script, which names the line using it.
+  set -E
+  trap 'on_error $? "${BASH_SOURCE[0]}" "$LINENO" "$BASH_COMMAND"' ERR
   trap 'exit 130' INT
   trap 'exit 143' TERM
 }
 
 log() { printf '[%s] %s\n' "$TEST_NAME" "$*"; }
 fail() {
+  FAIL_REASON=$*
   printf '[%s] FAIL: %s\n' "$TEST_NAME" "$*" >&2
   exit 1
+}
+
+# on_error STATUS FILE LINE COMMAND: the ERR trap of begin_test; never called otherwise.
+on_error() {
+  ((BASHPID == $$)) || return 0
+  FAIL_REASON="exit $1 at ${2#"${ROOT:-}"/}:$3: $4"
+  printf '[%s] FAIL: %s\n' "$TEST_NAME" "$FAIL_REASON" >&2
 }
 
 # end_test: the EXIT trap of begin_test; never called otherwise.
 end_test() {
   local rc=$? c
+  trap - ERR
   set +e # remove all that can be removed, whatever fails
   if declare -F cleanup >/dev/null; then cleanup; fi
   [ -n "$NATIVE_PID" ] && kill "$NATIVE_PID" 2>/dev/null && wait "$NATIVE_PID" 2>/dev/null
@@ -45,7 +60,13 @@ end_test() {
     timeout 120 "${COMPOSE[@]}" down --volumes --remove-orphans >/dev/null 2>&1
   fi
   rm -rf "$TMP"
-  if ((rc == 0)); then log "PASS"; else log "failed (exit $rc)"; fi
+  # Last, after the containers' logs: why it failed, and the disk's room (a full disk makes
+  # tools fail with their own statuses, e.g. sed's 4).
+  if ((rc == 0)); then
+    log "PASS"
+  else
+    log "failed (exit $rc): ${FAIL_REASON:-see above}; free: $(df -h --output=avail /tmp | tail -1 | tr -d ' ') in /tmp"
+  fi
   exit "$rc"
 }
 
