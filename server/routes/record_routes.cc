@@ -2,11 +2,12 @@
 // GET /v1/submissions/{id}, GET /v1/problems/{id}/stats, POST /v1/problems/{id}/regrade, GET
 // /v1/problems/{id}/integrity, DELETE /v1/students/{student} and GET /v1/audit, once the
 // router has checked the path, the method and the staff key (route_table.h). The answers
-// themselves are staff_routes.h's, integrity_route.h's and student_data.h's.
+// themselves are staff_routes.h's, regrade_route.h's, integrity_route.h's and student_data.h's.
 #include <functional>
 #include <utility>
 
 #include "integrity_route.h"
+#include "regrade_route.h"
 #include "router.h"
 #include "staff_routes.h"
 #include "student_data.h"

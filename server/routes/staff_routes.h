@@ -1,19 +1,17 @@
 // The staff routes of the submission record (API.md §8), each a function from what the router
 // matched to a response: GET /v1/submissions (JSON, filters and cursor), GET
-// /v1/submissions.csv (RFC 4180), GET /v1/submissions/{id}, GET /v1/problems/{id}/stats and
-// POST /v1/problems/{id}/regrade. Who may call them is the router's business.
-// Thread-safety: pure apart from the store, which is thread-safe; regrade() waits for its
-// commits, so the server runs it off the io threads.
+// /v1/submissions.csv (RFC 4180), GET /v1/students.csv, GET /v1/submissions/{id} and GET
+// /v1/problems/{id}/stats (POST /v1/problems/{id}/regrade is regrade_route.h's). Who may call
+// them is the router's business.
+// Thread-safety: pure apart from the store, which is thread-safe.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
 
 #include "body_stream.h"
 #include "error_response.h"
-#include "grade_record.h"
-#include "headgrader/problem.h"
-#include "problem_catalog.h"
 #include "submission_store.h"
 
 namespace headgrader::server {
@@ -45,22 +43,6 @@ Response get_submission(store::SubmissionStore& store, std::string_view id, unsi
                         bool keep_alive);
 Response problem_stats(store::SubmissionStore& store, std::string_view problem, unsigned version,
                        bool keep_alive);
-// The query string of POST /v1/problems/{id}/regrade: `dry_run` (true|false, default false).
-// Errors: bad_request naming the parameter as field.
-Result<bool> parse_regrade_query(std::string_view query);
-
-// Grades the latest submission of every student on `problem` (a problem's or a pool's id) as
-// it is now, each on the member and the variant its record names (API.md §15), the variant
-// rebuilt from its id; each a new record with regrade_of, keyed to `staff_key`, with the
-// sha256 of the file graded on now. A record whose member is gone, or whose matrices or variant
-// no longer fit, is skipped, with the reason.
-// With `dry_run` (API.md §16) the same grading and the same answer, plus "dry_run": true, with
-// nothing written and nothing sent: each changed entry's submission_id is null (no record was
-// made) and its regrade_of names the record it would regrade.
-Response regrade(const CatalogSnapshot& snapshot, std::string_view problem,
-                 const RecordSettings& records, const std::optional<std::string>& staff_key,
-                 bool dry_run, unsigned version, bool keep_alive);
-
 // 503 store_unavailable for a store that failed to answer `error`.
 Response record_unavailable(const Error& error, unsigned version, bool keep_alive);
 

@@ -1,6 +1,6 @@
-// The staff routes of API.md §8 (server/routes/staff_routes.h) over a real SQLite store filled by
-// real gradings: the JSON list and its cursor, the CSV parsed back as RFC 4180, one whole record,
-// stats counted by hand, and a regrade after the problem changed.
+// The staff routes of API.md §8 (server/routes/staff_routes.h, regrade_route.h) over a real
+// SQLite store filled by real gradings: the JSON list and its cursor, the CSV parsed back as
+// RFC 4180, one whole record, stats counted by hand, and a regrade after the problem changed.
 #include "staff_routes.h"
 
 #include <gtest/gtest.h>
@@ -12,6 +12,7 @@
 #include "headgrader/grade.h"
 #include "headgrader/report.h"
 #include "headgrader/submission.h"
+#include "regrade_route.h"
 #include "store_test_support.h"
 #include "test_support.h"
 
