@@ -7,8 +7,9 @@
 import { getProblem, grade, listProblems } from './api.js';
 import { byId as $, element, metaContent } from './dom.js';
 import { featureNames } from './feature_names.js';
-import { EditableGrid, resultTable } from './grid.js';
-import { isNumberText, jsonLiteral, parseMatrixText } from './matrix_parse.js';
+import { matrixEntry } from './matrix_entry.js';
+import { isNumberText, jsonLiteral } from './matrix_parse.js';
+import { renderProblem } from './problem_info.js';
 import { renderResult } from './result.js';
 import { refreshScrollCues, watchScrollCues } from './scroll_cue.js';
 import { StepsPanel } from './steps.js';
@@ -41,63 +42,9 @@ function save() {
 // The features' labels of the problem shown ("vowel", else "feature 1").
 const featureLabel = (c) => state.features[c] || `feature ${c + 1}`;
 
-function matrixTable(id, caption, m, rowLabel, colLabel) {
-  return element('div', { class: 'scroll' }, resultTable({
-    id,
-    caption,
-    rows: m,
-    rowLabels: m.map((_, r) => rowLabel(r)),
-    colLabels: m[0].map((_, c) => colLabel(c)),
-    cornerLabel: 'feature',
-    masked: () => false,
-    describe: (r, c, text) => `${caption.split(' ')[0]}, ${rowLabel(r)}, ${colLabel(c)}: ${text}`,
-  }));
-}
-
 function showProblem(problem) {
   state.features = featureNames(problem);
-  const alphabet = Array.from(problem.alphabet);
-  const nE = problem.W_E.length;
-  const info = $('problem-info');
-  info.replaceChildren(
-    element('h3', { text: problem.title }),
-    element('p', { class: 'statement', text: problem.statement }),
-    matrixTable('table-W_E',
-      `W_E (${nE} × ${alphabet.length}): rows are features, columns letters`,
-      problem.W_E, featureLabel, (c) => alphabet[c]),
-  );
-  if (problem.W_P) {
-    info.append(matrixTable('table-W_P',
-      `W_P (${nE} × ${problem.W_P[0].length}): rows are features, columns positions`,
-      problem.W_P, featureLabel, (c) => `position ${c + 1}`));
-  }
-  for (const [name, m] of Object.entries(problem.given || {})) {
-    info.append(matrixTable(`table-${name}`,
-      `${name} (${m.length} × ${m[0].length}), given by the problem`,
-      m, (r) => `row ${r + 1}`, featureLabel));
-  }
-  const rules = element('ul', { class: 'rules' });
-  if (problem.submit.includes('W_q') || problem.submit.includes('W_k')) {
-    rules.append(element('li', {
-      text: `W_q and W_k are n_q × ${nE}: one column per feature (n_e = ${nE}); n_q, the `
-        + 'number of rows, is yours to choose and the same for both.',
-    }));
-  }
-  if (problem.submit.includes('W_V')) {
-    rules.append(element('li', {
-      text: `W_V is n_v × ${nE}: n_v rows, one per component of the expected output at each `
-        + 'position.',
-    }));
-  }
-  const causality = problem.causal === false
-    ? 'not causal'
-    : 'causal (a query sees only keys at or before it)';
-  rules.append(element('li', {
-    text: `The head is ${causality}; scores are multiplied by ${problem.scale}. A position `
-      + `passes within ${problem.tolerance} per component; strings up to length `
-      + `${problem.strings.max_length} are tested.`,
-  }));
-  info.append(element('h4', { text: `You submit ${problem.submit.join(', ')}` }), rules);
+  renderProblem($('problem-info'), problem, featureLabel);
 }
 
 function buildMatrices(problem) {
@@ -107,94 +54,12 @@ function buildMatrices(problem) {
   const nE = problem.W_E.length;
   const saved = restoreMatrices(problem.id);
   for (const name of problem.submit) {
-    const grid = new EditableGrid({
-      name,
-      rows: name === 'W_V' ? 2 : 1,
-      cols: nE,
-      colLabel: featureLabel,
-      rowLabel: (r) => `row ${r + 1}`,
-      describeCell: (r, c) => `${name} row ${r + 1}, ${featureLabel(c)}`,
-      onChange: () => {
-        showInPaste(name);
-        edited();
-      },
+    const entry = matrixEntry({
+      name, nE, featureLabel, kept: saved[name], onEdit: edited,
     });
-    const kept = saved[name];
-    if (Array.isArray(kept) && kept.length && Array.isArray(kept[0]) && kept[0].length) {
-      grid.setValues(saved[name]);
-    }
-    const error = element('p', { class: 'error', id: `error-${name}`, role: 'alert' });
-    const paste = element('textarea', {
-      id: `paste-${name}`,
-      rows: 2,
-      cols: 28,
-      spellcheck: 'false',
-      'aria-describedby': `echo-${name}`,
-    });
-    const echo = element('p', { class: 'echo', id: `echo-${name}`, 'aria-live': 'polite' });
-    paste.addEventListener('input', () => {
-      if (paste.value.trim() === '') {
-        echo.textContent = '';
-        paste.classList.remove('invalid');
-        return;
-      }
-      const parsed = parseMatrixText(paste.value);
-      paste.classList.toggle('invalid', Boolean(parsed.error));
-      if (parsed.error) {
-        echo.textContent = `Not understood: ${parsed.error}. The boxes above still hold your `
-          + `last ${name}.`;
-        return;
-      }
-      grid.setValues(parsed.rows);
-      const read = parsed.rows.map((r) => `[${r.map(jsonLiteral).join(', ')}]`).join(', ');
-      echo.textContent =
-        `Read as ${parsed.form}: ${parsed.rows.length} × ${parsed.rows[0].length}, [${read}]`;
-      edited();
-    });
-    const add = element('button', {
-      type: 'button', class: 'small', text: 'Add a row', 'aria-label': `Add a row to ${name}`,
-    });
-    const remove = element('button', {
-      type: 'button',
-      class: 'small',
-      text: 'Remove a row',
-      'aria-label': `Remove the last row of ${name}`,
-    });
-    add.addEventListener('click', () => {
-      grid.resize(grid.rows + 1, grid.cols);
-      showInPaste(name);
-      edited();
-    });
-    remove.addEventListener('click', () => {
-      if (grid.rows > 1) grid.resize(grid.rows - 1, grid.cols);
-      showInPaste(name);
-      edited();
-    });
-    const shapeNote = name === 'W_V' ? `n_v × ${nE}` : `n_q × ${nE}`;
-    box.append(element('fieldset', { class: 'weight', id: `matrix-${name}` },
-      element('legend', { text: `${name} (${shapeNote})` }),
-      element('div', { class: 'scroll' }, grid.table),
-      element('div', { class: 'row-buttons' }, add, remove),
-      element('label', {
-        for: `paste-${name}`,
-        text: `Or paste ${name} (JSON [[1, 1]], numpy np.array([[1, 1]]), MATLAB [1 1; 0 5] `
-          + 'or LaTeX \\begin{bmatrix} 1 & 1 \\end{bmatrix})',
-      }),
-      paste, echo, error));
-    state.matrices.set(name, { grid, error, paste, echo });
-    showInPaste(name);
+    box.append(entry.fieldset);
+    state.matrices.set(name, entry);
   }
-}
-
-// The paste box says what the grid holds, so the two never disagree: the grid's matrix as
-// JSON when every box is filled, else nothing (the boxes are the matrix).
-function showInPaste(name) {
-  const { grid, paste, echo } = state.matrices.get(name);
-  const values = grid.values();
-  const complete = values.every((row) => row.every((t) => t !== null && t.trim() !== ''));
-  paste.value = complete ? `[${values.map((row) => `[${row.join(', ')}]`).join(', ')}]` : '';
-  paste.classList.remove('invalid');
-  echo.textContent = '';
 }
 
 // After any change of the matrices: what the server said about the last ones no longer holds,
