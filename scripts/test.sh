@@ -46,7 +46,7 @@ if [[ "${HEADGRADER_SKIP_BROWSER:-0}" != 1 ]]; then
   stage "student page: its pure modules (node --test), then the browser suite (headless Chromium)"
   node --test tests/web/*.test.mjs
   (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error &&
-    HEADGRADER_SERVER_BIN="$PWD/../../build-ci/server/headgrader-server" node --test page.test.mjs staff.test.mjs)
+    HEADGRADER_SERVER_BIN="$PWD/../../build-ci/server/headgrader-server" node --test page_*.test.mjs staff.test.mjs)
 fi
 
 stage "LTI 1.3 end to end: the real server against an independent platform (tests/lti/platform.py)"

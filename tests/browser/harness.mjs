@@ -162,6 +162,11 @@ export function shown(x) {
   return /^-0\.0+$/.test(text) ? text.slice(1) : text;
 }
 
+// The texts of the cells of a result table (`selector`), row by row, the row labels left out.
+export async function cellTexts(page, selector) {
+  return page.$$eval(`${selector} tbody tr`, (rows) => rows.map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => td.textContent)));
+}
+
 // Shows problem `id` and waits until its grids are there.
 export async function selectProblem(page, id) {
   await page.selectOption('#problem-select', id);
