@@ -1,40 +1,29 @@
 // The `expected` language's compiler: a recursive-descent parser (one function per grammar
-// rule of API.md §3) that checks names, operand kinds and vector lengths and emits the flat
-// program of expected_program.h as it goes.
+// rule of API.md §3) over the tokens of expected_lexer.h that checks names, operand kinds and
+// vector lengths and emits the flat program of expected_program.h as it goes. Its first
+// error is thrown as expected_syntax_error.h's ParseFailure and returned as a value.
 #include <algorithm>
 #include <array>
-#include <charconv>
-#include <cmath>
 #include <cstdint>
-#include <initializer_list>
 #include <optional>
 #include <span>
 #include <string>
 #include <utility>
+#include <vector>
 
+#include "expected_lexer.h"
 #include "expected_program.h"
+#include "expected_syntax_error.h"
 #include "headgrader/expected.h"
 #include "headgrader/limits.h"
 
 namespace headgrader {
 
-using expected_program::Instruction;
-using expected_program::Op;
-
+namespace expected_syntax {
 namespace {
 
-constexpr std::array<std::string_view, 10> kKeywords = {"is", "any", "all", "count", "mean",
-                                                        "at", "pos", "and", "or",    "not"};
-
-bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_keyword(std::string_view s) {
-  return std::find(kKeywords.begin(), kKeywords.end(), s) != kKeywords.end();
-}
-
-// Punctuation and operators, two-character ones first so that "<=" is not read as "<".
-constexpr std::array<std::string_view, 17> kSymbols = {
-    "<=", ">=", "==", "!=", "<", ">", "(", ")", "[", "]", ",", "?", ":", "+", "-", "*", "/"};
+using expected_program::Instruction;
+using expected_program::Op;
 
 // The binary operators of each grammar level.
 using OperatorTable = std::span<const std::pair<std::string_view, Op>>;
@@ -55,165 +44,6 @@ constexpr std::array<std::pair<std::string_view, Op>, 5> kFunctions = {{{"is", O
                                                                         {"all", Op::kAll},
                                                                         {"count", Op::kCount},
                                                                         {"mean", Op::kMean}}};
-
-// A symbol or name is told apart by its text.
-struct Token {
-  enum Kind { kEnd, kNumber, kName, kSymbol } kind = kEnd;
-  std::size_t begin = 0;  // kEnd: just after the last token, so the caret follows it
-  std::size_t end = 0;
-  double number = 0;
-};
-
-// Thrown inside the parser only, to unwind the recursion; parse_expected turns it into a value.
-struct ParseFailure {
-  ExpectedSyntaxError error;
-};
-// A piece of an error message. Messages are put together only once an error is found, so
-// that the parser's recursive frames hold no strings (hostile nesting costs less stack).
-struct Part {
-  Part(const char* text) : text(text) {}  // NOLINT: implicit by design, as are the others
-  Part(std::string_view text, bool quote = false) : text(text), quote(quote) {}
-  Part(const std::string& text) : text(text) {}
-  Part(std::size_t number) : number(number), is_number(true) {}
-  std::string_view text;
-  bool quote = false;
-  std::size_t number = 0;
-  bool is_number = false;
-};
-Part quoted(std::string_view text) { return Part(text, true); }
-
-[[noreturn, gnu::cold, gnu::noinline]] void fail(std::size_t column,
-                                                 std::initializer_list<Part> parts) {
-  std::string reason;
-  for (const Part& part : parts) {
-    if (part.is_number) {
-      reason += std::to_string(part.number);
-    } else {
-      reason += part.quote ? "\"" + std::string(part.text) + "\"" : std::string(part.text);
-    }
-  }
-  throw ParseFailure{{column, std::move(reason)}};
-}
-
-// from_chars reports overflow and underflow alike; tell them apart by the decimal exponent
-// of the first significant digit. Underflow is taken as 0.
-bool overflows(std::string_view number) {
-  const std::size_t e = std::min(number.find_first_of("eE"), number.size());
-  const std::string_view mantissa = number.substr(0, e);
-  long long exponent = 0;
-  bool negative = false;
-  for (char c : number.substr(std::min(e + 1, number.size()))) {
-    if (c == '-') negative = true;
-    if (is_digit(c)) exponent = std::min(exponent * 10 + (c - '0'), 1'000'000LL);
-  }
-  if (negative) exponent = -exponent;
-  const std::size_t point = std::min(mantissa.find('.'), mantissa.size());
-  const std::size_t first = mantissa.find_first_of("123456789");
-  const long long magnitude = first < point ? static_cast<long long>(point - first) - 1
-                                            : -static_cast<long long>(first - point);
-  return magnitude + exponent > 0;
-}
-
-// Lexes on demand, so that the first error in the source is the one reported.
-class Lexer {
- public:
-  explicit Lexer(std::string_view source) : s_(source) {}
-
-  Token next() {
-    while (p_ < s_.size() && (s_[p_] == ' ' || s_[p_] == '\t' || s_[p_] == '\n')) ++p_;
-    Token t{Token::kEnd, last_end_, last_end_, 0};
-    if (p_ < s_.size()) {
-      t.begin = p_;
-      t.kind = symbol();
-      t.end = p_;
-      if (t.kind == Token::kNumber) t.number = number_value(t.begin);
-      last_end_ = p_;
-    }
-    return t;
-  }
-
- private:
-  Token::Kind symbol() {
-    const char c = s_[p_];
-    const char d = p_ + 1 < s_.size() ? s_[p_ + 1] : '\0';
-    if (is_digit(c)) return number();
-    if (is_letter(c)) {
-      while (p_ < s_.size() && (is_letter(s_[p_]) || is_digit(s_[p_]))) ++p_;
-      return Token::kName;
-    }
-    if (c == '.' && is_digit(d))
-      fail(p_, {"a number cannot start with \".\"; write 0", digits(p_)});
-    for (std::string_view symbol : kSymbols) {
-      if (s_.substr(p_, symbol.size()) == symbol) {
-        p_ += symbol.size();
-        return Token::kSymbol;
-      }
-    }
-    const char* hint = c == '='   ? "; equality is written \"==\""
-                       : c == '!' ? "; write \"!=\" to compare or \"not\" to negate"
-                       : c == '&' ? "; write \"and\""
-                       : c == '|' ? "; write \"or\""
-                                  : "";
-    const auto byte = static_cast<unsigned char>(c);
-    if (byte >= 0x80)
-      fail(p_, {"unexpected character outside ASCII; the language uses only ASCII"});
-    if (byte < 0x20 || byte == 0x7f) {
-      fail(p_, {"unexpected control character (code ", std::size_t{byte}, ")"});
-    }
-    const Part shown = c == '"' ? Part("'\"'") : quoted(s_.substr(p_, 1));
-    fail(p_, {"unexpected character ", shown, hint});
-  }
-
-  // digits [ "." digits ] [ ( "e" | "E" ) [ "+" | "-" ] digits ]
-  Token::Kind number() {
-    const std::size_t begin = p_;
-    skip_digits();
-    if (p_ < s_.size() && s_[p_] == '.') {
-      if (p_ + 1 >= s_.size() || !is_digit(s_[p_ + 1])) {
-        const std::string_view whole = s_.substr(begin, p_ - begin);
-        fail(p_, {quoted(s_.substr(begin, p_ - begin + 1)), " is not a number; write ", whole,
-                  " or ", whole, ".0"});
-      }
-      ++p_;
-      skip_digits();
-    }
-    if (p_ < s_.size() && (s_[p_] == 'e' || s_[p_] == 'E')) {
-      std::size_t q = p_ + 1;
-      if (q < s_.size() && (s_[q] == '+' || s_[q] == '-')) ++q;
-      if (q >= s_.size() || !is_digit(s_[q])) {
-        fail(p_, {quoted(s_.substr(begin, q - begin)),
-                  " is not a number; the exponent needs digits, as in 1e3"});
-      }
-      p_ = q;
-      skip_digits();
-    }
-    return Token::kNumber;
-  }
-
-  double number_value(std::size_t begin) const {
-    const std::string_view text = s_.substr(begin, p_ - begin);
-    double value = 0;
-    const auto result = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (result.ec == std::errc::result_out_of_range) {
-      if (overflows(text)) fail(begin, {"the number ", quoted(text), " is too large"});
-      value = 0;
-    }
-    return value;
-  }
-
-  std::string_view digits(std::size_t from) const {
-    std::size_t q = from + 1;
-    while (q < s_.size() && is_digit(s_[q])) ++q;
-    return s_.substr(from, q - from);
-  }
-  void skip_digits() {
-    while (p_ < s_.size() && is_digit(s_[p_])) ++p_;
-  }
-
-  std::string_view s_;
-  std::size_t p_ = 0;
-  std::size_t last_end_ = 0;
-};
 
 // A parsed sub-expression: how many values it leaves in the slots, and where it is in the
 // source (for messages).
@@ -517,43 +347,7 @@ class Parser {
 };
 
 }  // namespace
-
-bool is_valid_class_name(std::string_view name) {
-  if (name.empty() || !is_letter(name[0]) || is_keyword(name)) return false;
-  return std::all_of(name.begin(), name.end(), [](char c) { return is_letter(c) || is_digit(c); });
-}
-
-std::string ExpectedSyntaxError::render(std::string_view source) const {
-  constexpr std::size_t kContext = 60;  // characters shown each side of the caret on a long line
-  const std::size_t col = std::min(column, source.size());
-  const std::size_t newline = col == 0 ? std::string_view::npos : source.rfind('\n', col - 1);
-  const std::size_t line_begin = newline == std::string_view::npos ? 0 : newline + 1;
-  const std::size_t line_end = std::min(source.find('\n', col), source.size());
-  std::string_view line = source.substr(line_begin, line_end - line_begin);
-  std::size_t at = col - line_begin;
-  std::string before, after;
-  if (line.size() > 2 * kContext) {
-    const auto continuation = [&](std::size_t i) { return (line[i] & 0xC0) == 0x80; };
-    std::size_t from = at > kContext ? at - kContext : 0;
-    std::size_t to = std::min(line.size(), at + kContext);
-    while (from > 0 && continuation(from)) --from;
-    while (to < line.size() && continuation(to)) ++to;
-    before = from > 0 ? "..." : "";
-    after = to < line.size() ? "..." : "";
-    line = line.substr(from, to - from);
-    at -= from;
-  }
-  // The caret lines up under multi-byte characters and tabs as a terminal shows them.
-  // Other control characters are shown as spaces, so that they cannot disturb the display.
-  std::string shown = before, caret(before.size(), ' ');
-  for (std::size_t k = 0; k < line.size(); ++k) {
-    const auto byte = static_cast<unsigned char>(line[k]);
-    const bool control = (byte < 0x20 && byte != '\t') || byte == 0x7f;
-    shown += control ? ' ' : line[k];
-    if (k < at && (byte & 0xC0) != 0x80) caret += byte == '\t' ? '\t' : ' ';
-  }
-  return reason + "\n  " + shown + after + "\n  " + caret + "^";
-}
+}  // namespace expected_syntax
 
 std::variant<Expected, ExpectedSyntaxError> parse_expected(std::string_view source,
                                                            const ClassTable& classes) {
@@ -564,9 +358,9 @@ std::variant<Expected, ExpectedSyntaxError> parse_expected(std::string_view sour
                                    std::to_string(limits::kMaxExpectedLength)};
   }
   try {
-    Parser parser(source, classes);
+    expected_syntax::Parser parser(source, classes);
     return Expected(std::make_unique<Expected::Program>(parser.parse()));
-  } catch (ParseFailure& failure) {
+  } catch (expected_syntax::ParseFailure& failure) {
     return std::move(failure.error);
   }
 }
