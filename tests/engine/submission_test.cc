@@ -1,7 +1,9 @@
-// Submissions (API.md §5): every way a body can be wrong gets its own code, the field as the
-// student sent it, and a message in plain words; each pinned verbatim. Most cases use the
-// bundled consonant-anywhere problem (n_e = 2, n_v = 2); first-position has n_e = 3, and a
-// small problem in this file gives W_V instead of asking for it.
+// Submissions (API.md §5): the bodies accepted, and every way the keys, each matrix, how the
+// matrices fit the problem and each other, or the optional fields can be wrong, each with its
+// own code, the field as the student sent it, and a message in plain words, pinned verbatim.
+// Most cases use the bundled consonant-anywhere problem (n_e = 2, n_v = 2); first-position
+// has n_e = 3, and a small problem in this file gives W_V instead of asking for it. A body
+// that is not well-formed JSON, or nested too deeply, is in submission_json_test.cc.
 #include "headgrader/submission.h"
 
 #include <gtest/gtest.h>
@@ -12,15 +14,17 @@
 
 #include "headgrader/problem.h"
 #include "headgrader/report.h"
+#include "submission_support.h"
 #include "test_support.h"
 
 namespace headgrader {
 namespace {
 
 using testing::bundled;
+using testing::consonant_anywhere;
+using testing::error_of;
 using testing::kHandoutSolution;
-
-const Problem& consonant_anywhere() { return bundled("consonant-anywhere"); }
+using testing::solution_with;
 
 // Consonant-anywhere over "ab" with W_V given: the student sends only W_q and W_k.
 const Problem& value_given() {
@@ -47,25 +51,6 @@ const Problem& value_given() {
     return std::get<Problem>(std::move(loaded));
   }();
   return problem;
-}
-
-// The error of parsing `body` against `problem`, as "code | field | message"; the field
-// part is empty when no key is at fault and "" (two quotes) when the key at fault is "".
-std::string error_of(const Problem& problem, std::string_view body) {
-  auto result = parse_submission(problem, body);
-  if (result.ok()) return "accepted";
-  const auto& e = result.error();
-  const std::string field = e.has_field() && e.field.empty() ? "\"\"" : e.field;
-  return std::string(code_name(e.code)) + " | " + field + " | " + e.message;
-}
-
-std::string error_of(std::string_view body) { return error_of(consonant_anywhere(), body); }
-
-// The solution with `key` set to the JSON text `value` (added when absent).
-std::string solution_with(const std::string& key, const std::string& value) {
-  auto body = Json::parse(kHandoutSolution);
-  body[key] = Json::parse(value);
-  return body.dump();
 }
 
 // --- Accepted bodies -------------------------------------------------------------------------
@@ -102,160 +87,6 @@ TEST(Submission, GivenMatrixComesFromTheProblem) {
   auto result = parse_submission(value_given(), R"({"W_q": [[1, 1]], "W_k": [[0, 5]]})");
   ASSERT_TRUE(result.ok()) << result.error().message;
   EXPECT_EQ(result->weights.W_V, Matrix::Identity(2, 2));
-}
-
-// --- The JSON itself -------------------------------------------------------------------------
-
-TEST(Submission, InvalidJsonGivesThePositionWithoutEchoingTheBody) {
-  const std::string body = R"({"W_q": [[1, 1]], "secret-token-xyz" [[0, 5]]})";
-  EXPECT_EQ(error_of(body),
-            "invalid_json |  | the body is not valid JSON at line 1, column 38: a key must be "
-            "followed by ':'");
-  EXPECT_EQ(error_of(body).find("secret-token-xyz"), std::string::npos);
-}
-
-// What a student's script or hand most often gets wrong, said in their words and pointed at.
-TEST(Submission, SyntaxErrorsSayWhyInPlainWords) {
-  const std::string json = "invalid_json |  | the body is not valid JSON at line 1, column ";
-  const std::string no_nan =
-      ": JSON has no NaN or Infinity; every number must be finite, written like 0.5 or -2";
-  struct Case {
-    std::string body, message;
-  };
-  for (const Case& c : std::vector<Case>{
-           // Python's json.dumps writes these for float('nan') and float('inf').
-           {R"({"W_q": [[NaN, 1]]})", json + "11" + no_nan},
-           {R"({"W_q": [[Infinity, 1]]})", json + "11" + no_nan},
-           {R"({"W_q": [[-Infinity, 1]]})", json + "12" + no_nan},
-           {R"({"W_q": True})", json + "9: JSON writes true, false and null in lowercase (True, "
-                                       "False and None are Python)"},
-           {R"({'W_q': [[1, 1]]})",
-            json + "2: JSON strings and keys take double quotes (\"), not single quotes"},
-           {R"({"W_q": [[1, 1],]})",
-            json + "17: a comma comes before this ']': JSON has no comma after the last item"},
-           {R"({"W_q": [[1, 1]],})",
-            json + "18: a comma comes before this '}': JSON has no comma after the last item"},
-           {R"({"W_q": [[1 1]]})", json + "13: a comma is missing before this item"},
-           {R"({"W_q": [[1, 1]] "W_k": [[0, 5]]})",
-            json + "18: a comma is missing before this item"},
-           {R"({"W_q": [[01, 1]]})",
-            json + "11: JSON numbers have no leading zeros (write 7, not 07)"},
-           {R"({"W_q": [[1, 1]]} x)", json + "19: more follows the end of the JSON value"},
-           {R"({"W_q": [[1, 1])",
-            json + "16: it ends before every bracket, brace and quote is closed"},
-           {"", json + "1: it is empty"},
-           {"{\"student\": \"\xff\"}", json + "14: a string holds bytes that are not UTF-8 text"},
-           {"{\"student\": \"a\nb\"}",
-            json + "15: a string holds a line break, a tab or another control character; inside "
-                   "quotes write it as \\n, \\t or \\u00XX"},
-           {"{\"student\": \"a\tb\"}",
-            json + "15: a string holds a line break, a tab or another control character; inside "
-                   "quotes write it as \\n, \\t or \\u00XX"},
-           {R"({"student": "a\qb"})",
-            json + "15: a backslash in a string starts an escape such as \\n or \\\"; write \\\\ "
-                   "for a backslash itself"},
-           {R"({"student": "\u12"})",
-            json + "14: \\u must be followed by four hexadecimal digits, as in \\u00e9"},
-           // The byte that gives the escape away is a backslash itself.
-           {R"({"student": "\u12\n"})",
-            json + "14: \\u must be followed by four hexadecimal digits, as in \\u00e9"},
-           {R"({"student": "a\)",
-            json + "15: it ends before every bracket, brace and quote is closed"},
-           // What the sender wrote is never taken for the parser's reason.
-           {R"({"student": "see after backslash)",
-            json + "33: it ends before every bracket, brace and quote is closed"},
-       }) {
-    SCOPED_TRACE(c.body);
-    EXPECT_EQ(error_of(c.body), c.message);
-  }
-}
-
-TEST(Submission, NulByteAfterTheObjectIsNotIgnored) {
-  // nlohmann's lexer would stop at the NUL and accept the object before it.
-  const std::string body = std::string(kHandoutSolution) + std::string("\0junk", 5);
-  EXPECT_EQ(error_of(body),
-            "invalid_json |  | the body is not valid JSON at line 1, column 60: "
-            "it holds a NUL byte");
-}
-
-TEST(Submission, NulByteInsideAString) {
-  const std::string body = std::string("{\"student\": \"a\0b\"}", 19);
-  EXPECT_EQ(error_of(body),
-            "invalid_json |  | the body is not valid JSON at line 1, column 15: "
-            "it holds a NUL byte");
-}
-
-TEST(Submission, BodyMustBeAnObject) {
-  EXPECT_EQ(error_of("[[1, 1]]"),
-            "not_an_object |  | the body must be a JSON object such as {\"W_q\": [[1, 1]], …}; "
-            "it is an array");
-  EXPECT_EQ(error_of(R"("W_q")"),
-            "not_an_object |  | the body must be a JSON object such as {\"W_q\": [[1, 1]], …}; "
-            "it is a string");
-  EXPECT_EQ(error_of("42"),
-            "not_an_object |  | the body must be a JSON object such as {\"W_q\": [[1, 1]], …}; "
-            "it is a number");
-}
-
-// `n` arrays, one inside the other: "[[…]]".
-std::string nested_arrays(std::size_t n) { return std::string(n, '[') + std::string(n, ']'); }
-
-TEST(Submission, HundredThousandDeepNestingIsTooDeepWithoutACrash) {
-  const std::string deep = nested_arrays(100000);
-  EXPECT_EQ(error_of(deep), "too_deep |  | the body is nested more than 32 levels deep");
-  const std::string in_field = R"({"W_q": )" + deep + "}";
-  EXPECT_EQ(error_of(in_field), "too_deep | W_q | the body is nested more than 32 levels deep");
-}
-
-TEST(Submission, TooDeepNamesTheTopLevelKeyItIsUnder) {
-  const std::string deep = nested_arrays(40);
-  EXPECT_EQ(error_of(solution_with("student", deep)),
-            "too_deep | student | the body is nested more than 32 levels deep");
-  // The key whose value is being read, not an earlier one; not a key inside that value.
-  EXPECT_EQ(error_of(R"({"W_q": [[1, 1]], "W_k": )" + deep + "}"),
-            "too_deep | W_k | the body is nested more than 32 levels deep");
-  EXPECT_EQ(error_of(R"({"student": {"name": )" + deep + "}}"),
-            "too_deep | student | the body is nested more than 32 levels deep");
-  std::string objects = R"({"W_q": [[1, 1]], "W_k": )";
-  for (int n = 0; n < 40; ++n) objects += R"({"a": )";
-  objects += "1" + std::string(40, '}') + "}";
-  EXPECT_EQ(error_of(objects), "too_deep | W_k | the body is nested more than 32 levels deep");
-}
-
-TEST(Submission, TooDeepCountsTheRootObjectAsTheFirstLevel) {
-  // The object is level 1, so 31 arrays under "W_q" reach 32: allowed, and then the matrix
-  // itself is at fault (its first entry is an array, not a number). 32 arrays reach 33.
-  EXPECT_EQ(error_of(solution_with("W_q", nested_arrays(31))).substr(0, 18), "wrong_type | W_q |");
-  EXPECT_EQ(error_of(solution_with("W_q", nested_arrays(32))),
-            "too_deep | W_q | the body is nested more than 32 levels deep");
-}
-
-TEST(Submission, TooDeepNamesAnEscapedKeyAsDecoded) {
-  const std::string deep = nested_arrays(40);
-  EXPECT_EQ(error_of(R"({"W\u005fq": )" + deep + "}"),
-            "too_deep | W_q | the body is nested more than 32 levels deep");
-  EXPECT_EQ(error_of(R"({"a\"b\\c\u00e9": )" + deep + "}"),
-            "too_deep | a\"b\\c\u00e9 | the body is nested more than 32 levels deep");
-  EXPECT_EQ(error_of(R"({"": )" + deep + "}"),
-            "too_deep | \"\" | the body is nested more than 32 levels deep");
-}
-
-TEST(Submission, TooDeepOutsideAnyTopLevelKeyHasNoField) {
-  const std::string deep = nested_arrays(40);
-  EXPECT_EQ(error_of(deep), "too_deep |  | the body is nested more than 32 levels deep");
-  // A root that is an array has no top-level keys, even when objects inside it have keys.
-  EXPECT_EQ(error_of(R"([{"W_q": )" + deep + "}]"),
-            "too_deep |  | the body is nested more than 32 levels deep");
-}
-
-TEST(Submission, TooDeepErrorBodyNamesTheFieldAndNullOutsideOne) {
-  const std::string deep = nested_arrays(40);
-  const auto in_field = parse_submission(consonant_anywhere(), R"({"W_q": )" + deep + "}");
-  ASSERT_FALSE(in_field.ok());
-  EXPECT_EQ(error_to_json(in_field.error())["error"]["field"], Json("W_q"));
-  const auto outside = parse_submission(consonant_anywhere(), deep);
-  ASSERT_FALSE(outside.ok());
-  EXPECT_EQ(error_to_json(outside.error())["error"]["field"], Json(nullptr));
 }
 
 // --- Which keys came -------------------------------------------------------------------------
