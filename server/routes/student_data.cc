@@ -2,20 +2,22 @@
 
 #include <charconv>
 #include <string>
+#include <utility>
 
 #include "common/json.h"
 #include "common/limits.h"
 #include "common/rfc3339.h"
 #include "common/secrets.h"
 #include "common/url_encoding.h"
+#include "staff_answer_parts.h"
 #include "staff_routes.h"
 
 namespace headgrader::server {
 namespace {
 
-Response bad_parameter(std::string name, std::string message, unsigned version, bool keep_alive) {
-  return error_response({ErrorCode::kBadRequest, std::move(message), std::move(name)}, version,
-                        keep_alive);
+Response bad_parameter_answer(std::string name, std::string message, unsigned version,
+                              bool keep_alive) {
+  return error_response(bad_parameter(std::move(name), std::move(message)), version, keep_alive);
 }
 
 }  // namespace
@@ -38,21 +40,22 @@ Response list_audit(store::SubmissionStore& store, std::string_view query, unsig
   std::string cursor;
   const auto pairs = form_pairs(query);
   if (!pairs) {
-    return bad_parameter("",
-                         "the query string is not valid: each '%' must be followed by two "
-                         "hexadecimal digits",
-                         version, keep_alive);
+    return bad_parameter_answer("",
+                                "the query string is not valid: each '%' must be followed by two "
+                                "hexadecimal digits",
+                                version, keep_alive);
   }
   bool limit_seen = false, cursor_seen = false;
   for (const auto& [name, value] : *pairs) {
     bool& seen = name == "limit" ? limit_seen : cursor_seen;
     if (name != "limit" && name != "cursor") {
-      return bad_parameter(
+      return bad_parameter_answer(
           name, "unknown parameter \"" + name + "\"; the parameters are limit and cursor", version,
           keep_alive);
     }
     if (seen)
-      return bad_parameter(name, name + " is given twice; give it once", version, keep_alive);
+      return bad_parameter_answer(name, name + " is given twice; give it once", version,
+                                  keep_alive);
     seen = true;
     if (value.empty()) continue;
     if (name == "cursor") {
@@ -62,10 +65,11 @@ Response list_audit(store::SubmissionStore& store, std::string_view query, unsig
     const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), limit);
     if (ec != std::errc() || end != value.data() + value.size() || limit < 1 ||
         limit > limits::kMaxListLimit) {
-      return bad_parameter("limit",
-                           "limit must be a whole number from 1 to " +
-                               std::to_string(limits::kMaxListLimit) + "; it is \"" + value + "\"",
-                           version, keep_alive);
+      return bad_parameter_answer("limit",
+                                  "limit must be a whole number from 1 to " +
+                                      std::to_string(limits::kMaxListLimit) + "; it is \"" + value +
+                                      "\"",
+                                  version, keep_alive);
     }
   }
   Result<store::AuditPage> page = store.list_audit(limit, cursor);
