@@ -21,7 +21,7 @@ Json previous_letter() {
 }
 
 // Every defect of the file, as "field: message".
-std::vector<std::string> defects_of(const Json& j) {
+std::vector<std::string> mistake_file_defects(const Json& j) {
   auto loaded = load_problem_text(j.dump(), j.at("id").get<std::string>() + ".json");
   std::vector<std::string> found;
   if (auto* defects = std::get_if<std::vector<Defect>>(&loaded)) {
@@ -91,7 +91,7 @@ TEST(AuthorMistakes, AProblemWithoutMistakesDiagnosesAsBefore) {
 
 TEST(AuthorMistakes, AMistakeTheReferencePassesTooIsRefused) {
   // The problem's own expected, written another way: the reference passes it.
-  EXPECT_EQ(defects_of(with_mistake(
+  EXPECT_EQ(mistake_file_defects(with_mistake(
                 "same", "pos == 1 ? [is(consonant), 0] : [at(pos - 1, consonant), 0 * pos]")),
             std::vector<std::string>{
                 "mistakes[0]: the reference passes every tested string against this mistake's "
@@ -102,7 +102,7 @@ TEST(AuthorMistakes, AMistakeTheReferencePassesTooIsRefused) {
 }
 
 TEST(AuthorMistakes, AMistakeWhoseExpectedDoesNotParseIsRefusedWithACaret) {
-  EXPECT_EQ(defects_of(with_mistake("current_letter", "[is(consonnant), 0]")),
+  EXPECT_EQ(mistake_file_defects(with_mistake("current_letter", "[is(consonnant), 0]")),
             std::vector<std::string>{"mistakes[0].expected: column 5: unknown class "
                                      "\"consonnant\"; the known classes are vowel, consonant\n"
                                      "  [is(consonnant), 0]\n"
@@ -110,23 +110,23 @@ TEST(AuthorMistakes, AMistakeWhoseExpectedDoesNotParseIsRefusedWithACaret) {
 }
 
 TEST(AuthorMistakes, AMistakeOfAnotherLengthIsRefused) {
-  EXPECT_EQ(defects_of(with_mistake("current_letter", "is(consonant)")),
+  EXPECT_EQ(mistake_file_defects(with_mistake("current_letter", "is(consonant)")),
             std::vector<std::string>{
                 "mistakes[0].expected: gives a vector of 1 numbers, but the problem's expected "
                 "gives 2: a mistake is a wrong target of the same head, so the same length"});
 }
 
 TEST(AuthorMistakes, NamesAreWordsUsedOnceAndNotTheLibrarys) {
-  EXPECT_EQ(defects_of(with_mistake("Current-Letter", "[is(consonant), 0]")),
+  EXPECT_EQ(mistake_file_defects(with_mistake("Current-Letter", "[is(consonant), 0]")),
             std::vector<std::string>{"mistakes[0].name: must be 1 to 64 of a-z and \"_\" (e.g. "
                                      "\"current_letter\"); it is \"Current-Letter\""});
-  EXPECT_EQ(defects_of(with_mistake("key_too_soft", "[is(consonant), 0]")),
+  EXPECT_EQ(mistake_file_defects(with_mistake("key_too_soft", "[is(consonant), 0]")),
             std::vector<std::string>{
                 "mistakes[0].name: \"key_too_soft\" is a mistake the grader already knows "
                 "(API.md §13); give yours another name"});
   Json twice = with_mistake("current_letter", "[is(consonant), 0]");
   twice["mistakes"].push_back(twice["mistakes"][0]);
-  EXPECT_EQ(defects_of(twice),
+  EXPECT_EQ(mistake_file_defects(twice),
             std::vector<std::string>{"mistakes[1].name: \"current_letter\" names an earlier "
                                      "mistake too; each name may be used once"});
 }
@@ -136,7 +136,7 @@ TEST(AuthorMistakes, AMistakeWithoutAHintOrWithABlankMessageIsRefused) {
   j["mistakes"][0].erase("hint");
   j["mistakes"][0]["message"] = " ";
   j["mistakes"][0]["hints"] = "h";
-  EXPECT_EQ(defects_of(j),
+  EXPECT_EQ(mistake_file_defects(j),
             (std::vector<std::string>{
                 "mistakes[0].hints: unknown field (did you mean \"hint\"?); the fields are listed "
                 "in the authoring guide (problems/README.md)",

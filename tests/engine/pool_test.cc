@@ -20,7 +20,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::vector<Defect> defects_of(const std::string& text, const std::string& file = "pool.json") {
+std::vector<Defect> pool_file_defects(const std::string& text,
+                                      const std::string& file = "pool.json") {
   auto loaded = load_pool_text(text, file);
   if (auto* defects = std::get_if<std::vector<Defect>>(&loaded)) return *defects;
   return {};
@@ -49,25 +50,28 @@ TEST(Pool, AFileWithAPoolIsAPoolAndReadsItsMembersInOrder) {
 }
 
 TEST(Pool, EachBadFieldIsADefectNamingTheFileTheFieldAndTheReason) {
-  EXPECT_TRUE(has_defect(defects_of(R"({"id": "p", "title": "t", "pool": []})", "p.json"), "pool",
-                         "a list of 1 to 64 problem ids"));
-  EXPECT_TRUE(has_defect(defects_of(R"({"id": "p", "title": "t", "pool": "a"})", "p.json"), "pool",
-                         "a list of 1 to 64"));
-  EXPECT_TRUE(has_defect(defects_of(R"({"id": "p", "title": "t", "pool": ["a", "p"]})", "p.json"),
-                         "pool[1]", "is the pool itself"));
-  EXPECT_TRUE(has_defect(defects_of(R"({"id": "p", "title": "t", "pool": ["a", "a"]})", "p.json"),
-                         "pool[1]", "names \"a\" again"));
-  EXPECT_TRUE(has_defect(defects_of(R"({"id": "p", "title": "t", "pool": ["A b"]})", "p.json"),
-                         "pool[0]", "must be the id of a problem"));
+  EXPECT_TRUE(has_defect(pool_file_defects(R"({"id": "p", "title": "t", "pool": []})", "p.json"),
+                         "pool", "a list of 1 to 64 problem ids"));
+  EXPECT_TRUE(has_defect(pool_file_defects(R"({"id": "p", "title": "t", "pool": "a"})", "p.json"),
+                         "pool", "a list of 1 to 64"));
   EXPECT_TRUE(
-      has_defect(defects_of(R"({"id": "p", "pool": ["a"]})", "p.json"), "title", "is missing"));
-  EXPECT_TRUE(has_defect(defects_of(R"({"id": "p", "title": "t", "pool": ["a"]})", "q.json"), "id",
-                         "the file is q.json"));
+      has_defect(pool_file_defects(R"({"id": "p", "title": "t", "pool": ["a", "p"]})", "p.json"),
+                 "pool[1]", "is the pool itself"));
   EXPECT_TRUE(
-      has_defect(defects_of(R"({"id": "p", "title": "t", "pool": ["a"], "members": 2})", "p.json"),
-                 "members", ""));
+      has_defect(pool_file_defects(R"({"id": "p", "title": "t", "pool": ["a", "a"]})", "p.json"),
+                 "pool[1]", "names \"a\" again"));
+  EXPECT_TRUE(
+      has_defect(pool_file_defects(R"({"id": "p", "title": "t", "pool": ["A b"]})", "p.json"),
+                 "pool[0]", "must be the id of a problem"));
+  EXPECT_TRUE(has_defect(pool_file_defects(R"({"id": "p", "pool": ["a"]})", "p.json"), "title",
+                         "is missing"));
+  EXPECT_TRUE(has_defect(pool_file_defects(R"({"id": "p", "title": "t", "pool": ["a"]})", "q.json"),
+                         "id", "the file is q.json"));
+  EXPECT_TRUE(has_defect(
+      pool_file_defects(R"({"id": "p", "title": "t", "pool": ["a"], "members": 2})", "p.json"),
+      "members", ""));
   const std::vector<Defect> named =
-      defects_of(R"({"id": "p", "title": "t", "pool": []})", "p.json");
+      pool_file_defects(R"({"id": "p", "title": "t", "pool": []})", "p.json");
   ASSERT_FALSE(named.empty());
   EXPECT_EQ(named.front().file, "p.json");
 }
