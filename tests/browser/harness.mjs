@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
@@ -118,6 +119,20 @@ export async function startBrowser() {
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+// One server (the bundled problems) and one browser for a test file: started before its tests,
+// stopped after them. Their handles are the fields `server` and `browser` of what it returns.
+export function serverAndBrowser() {
+  const running = {};
+  before(async () => {
+    [running.server, running.browser] = await Promise.all([startServer(), startBrowser()]);
+  });
+  after(async () => {
+    await running.browser?.stop();
+    await running.server?.stop();
+  });
+  return running;
 }
 
 // A page on `origin` that records every request and console error. Requests to any other

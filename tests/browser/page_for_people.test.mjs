@@ -4,26 +4,17 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import AxeBuilder from '@axe-core/playwright';
 import {
-  SOFT_KEY, comparePngs, enterMatrices, openPage, repo, resultPanelShot, selectProblem, showSoftKeyResult, shown, startBrowser, startServer,
+  SOFT_KEY, comparePngs, enterMatrices, openPage, repo, resultPanelShot, selectProblem, showSoftKeyResult, shown, serverAndBrowser,
 } from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  [server, browser] = await Promise.all([startServer(), startBrowser()]);
-});
-after(async () => {
-  await browser?.stop();
-  await server?.stop();
-});
+const running = serverAndBrowser();
 
 describe('made for people', () => {
   test('the keyboard alone: Tab box to box, Enter grades, one tab stop per result table, Enter selects a query row', async () => {
-    const { page, requests } = await openPage(browser.context, server.origin);
+    const { page, requests } = await openPage(running.browser.context, running.server.origin);
     await selectProblem(page, 'consonant-anywhere');
     const focused = () => page.evaluate(() => document.activeElement.getAttribute('aria-label'));
     // W_E is one tab stop: from its cell, Tab goes on to W_q's first box.
@@ -62,7 +53,7 @@ describe('made for people', () => {
   });
 
   test('axe finds no WCAG 2 A or AA violation, before and after a failing grade (its named mistakes shown)', async () => {
-    const { page } = await openPage(browser.context, server.origin);
+    const { page } = await openPage(running.browser.context, running.server.origin);
     const tags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
     let result = await new AxeBuilder({ page }).withTags(tags).analyze();
     assert.deepEqual(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`), []);
@@ -74,7 +65,7 @@ describe('made for people', () => {
   });
 
   test('readable at 360 px: the page itself never scrolls sideways', async () => {
-    const { page } = await openPage(browser.context, server.origin);
+    const { page } = await openPage(running.browser.context, running.server.origin);
     await page.setViewportSize({ width: 360, height: 740 });
     await showSoftKeyResult(page);
     assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 360));
@@ -84,11 +75,11 @@ describe('made for people', () => {
 
 describe('looks', () => {
   test('the result panel matches the committed screenshot within a small pixel tolerance', async () => {
-    const { page } = await openPage(browser.context, server.origin);
+    const { page } = await openPage(running.browser.context, running.server.origin);
     await showSoftKeyResult(page);
     const now = await resultPanelShot(page);
     const baseline = readFileSync(join(repo, 'tests/browser/baseline/result-panel.png'));
-    const diff = await comparePngs(browser.context, baseline, now);
+    const diff = await comparePngs(running.browser.context, baseline, now);
     assert.ok(Math.abs(diff.width - diff.other[0]) <= 2 && Math.abs(diff.height - diff.other[1]) <= 2,
       `the panel is ${diff.other.join(' × ')}, the baseline ${diff.width} × ${diff.height}; rerun make-baseline.mjs if that is meant`);
     assert.ok(diff.differing <= diff.width * diff.height * 0.005, `${diff.differing} of ${diff.width * diff.height} pixels differ`);

@@ -3,44 +3,35 @@
 // sees is what the server answered, nothing leaves the origin, bad input costs no attempt and a
 // refused one says why next to the matrix it names.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import {
-  HANDOUT, apiPost, cellTexts, enterMatrices, openPage, selectProblem, showSoftKeyResult, shown, startBrowser, startServer,
+  HANDOUT, apiPost, cellTexts, enterMatrices, openPage, selectProblem, showSoftKeyResult, shown, serverAndBrowser,
 } from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  [server, browser] = await Promise.all([startServer(), startBrowser()]);
-});
-after(async () => {
-  await browser?.stop();
-  await server?.stop();
-});
+const running = serverAndBrowser();
 
 const parseMatrix = (text) => JSON.parse(text.replace(/np\.array\((.*)\)/, '$1').replace(/^\[([^[].*)\]$/, (_, body) => `[${body.split(';').map((row) => `[${row.trim().split(/\s+/).join(',')}]`).join(',')}]`));
 
 describe('serving', () => {
   test('the page, its files and unknown files answer with their types and caching headers', async () => {
-    const page = await fetch(`${server.origin}/`);
+    const page = await fetch(`${running.server.origin}/`);
     assert.equal(page.status, 200);
     assert.equal(page.headers.get('content-type'), 'text/html; charset=utf-8');
     assert.equal(page.headers.get('cache-control'), 'no-cache');
     assert.match(page.headers.get('content-security-policy'), /default-src 'self'/);
     const etag = page.headers.get('etag');
     assert.match(etag, /^"[0-9a-f]{16}"$/);
-    const again = await fetch(`${server.origin}/`, { headers: { 'If-None-Match': etag } });
+    const again = await fetch(`${running.server.origin}/`, { headers: { 'If-None-Match': etag } });
     assert.equal(again.status, 304);
-    const script = await fetch(`${server.origin}/static/app.js`);
+    const script = await fetch(`${running.server.origin}/static/app.js`);
     assert.equal(script.headers.get('content-type'), 'text/javascript; charset=utf-8');
     assert.equal(script.headers.get('x-content-type-options'), 'nosniff');
-    const style = await fetch(`${server.origin}/static/style.css`);
+    const style = await fetch(`${running.server.origin}/static/style.css`);
     assert.equal(style.headers.get('content-type'), 'text/css; charset=utf-8');
-    const missing = await fetch(`${server.origin}/static/nothing.js`);
+    const missing = await fetch(`${running.server.origin}/static/nothing.js`);
     assert.equal(missing.status, 404);
     assert.equal((await missing.json()).error.code, 'not_found');
-    const post = await fetch(`${server.origin}/`, { method: 'POST' });
+    const post = await fetch(`${running.server.origin}/`, { method: 'POST' });
     assert.equal(post.status, 405);
     assert.equal(post.headers.get('allow'), 'GET, HEAD');
   });
@@ -49,13 +40,13 @@ describe('serving', () => {
 describe('grading from the page', () => {
   for (const [problem, matrices] of Object.entries(HANDOUT)) {
     test(`the handout's answer to ${problem} passes and the page shows the server's numbers`, async () => {
-      const { page, foreign, errors, requests } = await openPage(browser.context, server.origin);
+      const { page, foreign, errors, requests } = await openPage(running.browser.context, running.server.origin);
       await selectProblem(page, problem);
       await enterMatrices(page, matrices);
       await page.click('#grade');
       await page.waitForSelector('#verdict');
       const body = Object.fromEntries(Object.entries(matrices).map(([k, v]) => [k, parseMatrix(v)]));
-      const answer = (await apiPost(server.origin, `/v1/problems/${problem}/grade`, body)).body;
+      const answer = (await apiPost(running.server.origin, `/v1/problems/${problem}/grade`, body)).body;
       assert.equal(answer.passed, true);
       assert.equal(await page.textContent('#verdict'), `${answer.tests.passed} of ${answer.tests.total} tested strings pass`);
       // The verdict itself is announced (a live region), and the keyboard is on the result.
@@ -77,15 +68,15 @@ describe('grading from the page', () => {
         (gap === undefined ? '' : ` Each query's highest score leads its next by at least ${four(gap)}.`));
       assert.deepEqual(foreign, []);
       assert.deepEqual(errors, []);
-      assert.ok(requests.every((r) => r.url.startsWith(server.origin)));
+      assert.ok(requests.every((r) => r.url.startsWith(running.server.origin)));
       await page.close();
     });
   }
 
   test('a key too soft fails on "ab": heatmap 2 × 2, upper cell masked, rows summing to 1, named mistake key_too_soft', async () => {
-    const { page, foreign, errors } = await openPage(browser.context, server.origin);
+    const { page, foreign, errors } = await openPage(running.browser.context, running.server.origin);
     await showSoftKeyResult(page);
-    const answer = (await apiPost(server.origin, '/v1/problems/consonant-anywhere/grade', { W_q: [[1, 1]], W_k: [[0, 2]], W_V: [[1, 0], [0, 1]] })).body;
+    const answer = (await apiPost(running.server.origin, '/v1/problems/consonant-anywhere/grade', { W_q: [[1, 1]], W_k: [[0, 2]], W_V: [[1, 0], [0, 1]] })).body;
     const failure = answer.failures[0];
     assert.equal(failure.input, 'ab');
     assert.equal(await page.textContent('#verdict'), `${answer.tests.passed} of ${answer.tests.total} tested strings pass`);
@@ -144,7 +135,7 @@ describe('grading from the page', () => {
   });
 
   test('an empty or non-numeric entry is outlined and Grade sends nothing, pointing to it', async () => {
-    const { page, requests } = await openPage(browser.context, server.origin);
+    const { page, requests } = await openPage(running.browser.context, running.server.origin);
     await selectProblem(page, 'consonant-anywhere');
     await enterMatrices(page, HANDOUT['consonant-anywhere']);
     const box = 'input[aria-label="W_k row 1, consonant"]';
@@ -165,7 +156,7 @@ describe('grading from the page', () => {
   });
 
   test("the server's error is shown next to the matrix it names", async () => {
-    const { page } = await openPage(browser.context, server.origin);
+    const { page } = await openPage(running.browser.context, running.server.origin);
     await selectProblem(page, 'consonant-anywhere');
     await enterMatrices(page, { ...HANDOUT['consonant-anywhere'], W_q: '[[1, 1, 1]]' });
     await page.click('#grade');
@@ -176,7 +167,7 @@ describe('grading from the page', () => {
   });
 
   test('a launch token in the page goes with the grading and the problem as a bearer token', async () => {
-    const { page, requests } = await openPage(browser.context, server.origin);
+    const { page, requests } = await openPage(running.browser.context, running.server.origin);
     await selectProblem(page, 'consonant-anywhere');
     await enterMatrices(page, HANDOUT['consonant-anywhere']);
     // What an LTI launch page carries (API.md §11); the open server grades with or without it.
@@ -208,7 +199,7 @@ describe('grading from the page', () => {
   });
 
   test('the last matrices survive a reload', async () => {
-    const { page } = await openPage(browser.context, server.origin);
+    const { page } = await openPage(running.browser.context, running.server.origin);
     await selectProblem(page, 'first-position');
     await enterMatrices(page, HANDOUT['first-position']);
     await page.reload();

@@ -2,26 +2,17 @@
 // binary: a wrong entry is found and the later steps judged against it, masked cells are fixed,
 // and a number is right when it is the true value rounded to its decimals, as the help says.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import AxeBuilder from '@axe-core/playwright';
 import {
-  HANDOUT, cellTexts, enterMatrices, openPage, selectProblem, startBrowser, startServer,
+  HANDOUT, cellTexts, enterMatrices, openPage, selectProblem, serverAndBrowser,
 } from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  [server, browser] = await Promise.all([startServer(), startBrowser()]);
-});
-after(async () => {
-  await browser?.stop();
-  await server?.stop();
-});
+const running = serverAndBrowser();
 
 describe('check my steps', () => {
   test('a planted wrong entry in K is found and the later steps are judged against it', async () => {
-    const { page } = await openPage(browser.context, server.origin);
+    const { page } = await openPage(running.browser.context, running.server.origin);
     await selectProblem(page, 'consonant-anywhere');
     await enterMatrices(page, HANDOUT['consonant-anywhere']);
     await page.fill('#steps-input', 'abc');
@@ -56,7 +47,7 @@ describe('check my steps', () => {
 
 describe('check my steps: the mask fixed, the rounding rule as the help says, no stale reason', () => {
   test('masked attention cells are 0 already; a number is right when it is the true value rounded to its decimals', async () => {
-    const { page } = await openPage(browser.context, server.origin);
+    const { page } = await openPage(running.browser.context, running.server.origin);
     await selectProblem(page, 'consonant-anywhere');
     await enterMatrices(page, HANDOUT['consonant-anywhere']);
     assert.equal(await page.inputValue('#steps-input'), 'abcce');

@@ -3,22 +3,13 @@
 // go as soon as the matrix is edited, nothing is red before the student acts, numbers are read
 // as copied, and the layout keeps the result in view on every screen.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import AxeBuilder from '@axe-core/playwright';
 import {
-  HANDOUT, enterMatrices, openPage, selectProblem, showSoftKeyResult, startBrowser, startServer,
+  HANDOUT, enterMatrices, openPage, selectProblem, showSoftKeyResult, serverAndBrowser,
 } from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  [server, browser] = await Promise.all([startServer(), startBrowser()]);
-});
-after(async () => {
-  await browser?.stop();
-  await server?.stop();
-});
+const running = serverAndBrowser();
 
 describe('the page tells the truth at every moment', () => {
   const axeTags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
@@ -28,7 +19,7 @@ describe('the page tells the truth at every moment', () => {
 
   // Grades the handout's answer, then pastes a W_q of the wrong shape: {page, requests}.
   async function gradedThenBroken(beforeBreaking = async () => {}) {
-    const opened = await openPage(browser.context, server.origin);
+    const opened = await openPage(running.browser.context, running.server.origin);
     const { page } = opened;
     await selectProblem(page, 'consonant-anywhere');
     await enterMatrices(page, HANDOUT['consonant-anywhere']);
@@ -97,7 +88,7 @@ describe('the page tells the truth at every moment', () => {
   });
 
   test('no red before the first edit or Grade; Grade with empty boxes outlines them all', async () => {
-    const { page, requests } = await openPage(browser.context, server.origin);
+    const { page, requests } = await openPage(running.browser.context, running.server.origin);
     await selectProblem(page, 'consonant-anywhere');
     assert.equal(await page.$$eval('#matrices input.invalid', (inputs) => inputs.length), 0);
     assert.equal(await page.textContent('#grade-status'), 'Fill in the 8 boxes to grade.');
@@ -113,7 +104,7 @@ describe('the page tells the truth at every moment', () => {
   });
 
   test('numbers as copied: Unicode minus, fractions and LaTeX bmatrix', async () => {
-    const { page, requests } = await openPage(browser.context, server.origin);
+    const { page, requests } = await openPage(running.browser.context, running.server.origin);
     await selectProblem(page, 'consonant-anywhere');
     await page.fill('#paste-W_q', '\\begin{bmatrix} 1 & 1 \\end{bmatrix}');
     assert.deepEqual(await values(page, 'W_q'), [['1', '1']]);
@@ -134,7 +125,7 @@ describe('the page tells the truth at every moment', () => {
   });
 
   test('a phone shows a cue where a table is wider than the screen, a desktop none', async () => {
-    const { page } = await openPage(browser.context, server.origin);
+    const { page } = await openPage(running.browser.context, running.server.origin);
     await page.setViewportSize({ width: 390, height: 844 });
     await showSoftKeyResult(page);
     const cues = () => page.$$eval('.scroll-cue', (notes) => notes.filter((n) => n.getClientRects().length > 0).map((n) => {
@@ -156,7 +147,7 @@ describe('the page tells the truth at every moment', () => {
   });
 
   test('on a wide screen the result is beside the matrices and in view with Grade and the last box', async () => {
-    const { page } = await openPage(browser.context, server.origin);
+    const { page } = await openPage(running.browser.context, running.server.origin);
     await page.setViewportSize({ width: 1280, height: 800 });
     await showSoftKeyResult(page);
     const layout = await page.evaluate(() => {
