@@ -2,7 +2,8 @@
 // database on the PostgreSQL server that scripts/with-postgres.sh started (its URL in
 // HEADGRADER_TEST_POSTGRES). Without that variable the PostgreSQL tests skip, saying why;
 // with it (or with HEADGRADER_REQUIRE_POSTGRES=1, as CI sets), a server that cannot be reached
-// fails them.
+// fails them. And what the tests of the store interface (tests/store/store_*_test.cc) share:
+// a record to commit, a commit waited for, and their fixture StoreTest.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -11,6 +12,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <filesystem>
+#include <future>
 #include <memory>
 #include <optional>
 #include <string>
@@ -135,6 +137,59 @@ class OpenStoreTest : public ::testing::TestWithParam<Backend> {
 
   std::unique_ptr<TestDatabase> db_;
   std::unique_ptr<SubmissionStore> store_;
+};
+
+inline constexpr TimeMs kT0 = 1'796'000'000'000;  // 2026-11-30T…, a fixed start for every test
+
+inline SubmissionRecord make_record(TimeMs time, std::string problem,
+                                    std::optional<std::string> student, bool passed = false,
+                                    std::int64_t tests_passed = 0) {
+  SubmissionRecord r;
+  r.id = new_submission_id(time);
+  r.time = time;
+  r.problem = std::move(problem);
+  r.problem_sha256 = std::string(64, 'a');
+  r.student = std::move(student);
+  r.key = "canvas";
+  r.body = R"({"W_q": [[1, 1]], "W_k": [[0, 5]], "W_V": [[1, 0], [0, 1]]})";
+  r.passed = passed;
+  r.tests_total = 10;
+  r.tests_passed = passed ? 10 : tests_passed;
+  r.tests_failed = r.tests_total - r.tests_passed;
+  r.score = static_cast<double>(r.tests_passed) / 10.0;
+  r.answer = R"({"problem":")" + r.problem + R"(","submission_id":")" + r.id + "\"}";
+  return r;
+}
+
+// commit(), waited for.
+inline Result<CommitOutcome> commit_now(SubmissionStore& store, SubmissionRecord record,
+                                        std::optional<PassbackRequest> passback = std::nullopt) {
+  std::promise<Result<CommitOutcome>> promise;
+  auto future = promise.get_future();
+  store.commit(std::move(record), std::move(passback), [&promise](Result<CommitOutcome> outcome) {
+    promise.set_value(std::move(outcome));
+  });
+  return future.get();
+}
+
+// The store interface's tests, whatever their file: instantiated once for both backends, in
+// tests/store/store_backends_test.cc (a second instantiation would run every one twice).
+class StoreTest : public OpenStoreTest {
+ protected:
+  std::unique_ptr<SubmissionStore> reopen() {
+    auto opened = open_store(db_->url());
+    EXPECT_TRUE(opened) << opened.error().message;
+    return opened ? std::move(opened).value() : nullptr;
+  }
+
+  SubmissionRecord commit_ok(SubmissionRecord record) {
+    auto outcome = commit_now(*store_, record);
+    EXPECT_TRUE(outcome) << outcome.error().message;
+    if (outcome) {
+      EXPECT_TRUE(outcome->inserted);
+    }
+    return record;
+  }
 };
 
 }  // namespace headgrader::store::testing

@@ -1,7 +1,7 @@
 // store/group_committer.h on its own: what a lane is. The batch writer is the committer's
 // extension point (the store passes one that writes SQL); these tests pass one that holds a
 // batch open, to see which batches the committer hands out meanwhile. The stores' own tests
-// (store_test.cc) run the same committer on real SQLite and PostgreSQL.
+// (store_commits_test.cc) run the same committer on real SQLite and PostgreSQL.
 #include "group_committer.h"
 
 #include <gtest/gtest.h>
