@@ -45,7 +45,7 @@ TEST(LimitText, TheContractsLimitsReadAsTheyAlwaysHave) {
 }
 
 // The matrix entries' message is pinned in submission_test.cc, the body's in
-// server_e2e_test.cc; a problem's scale says the same bound.
+// http_connection_e2e_test.cc; a problem's scale says the same bound.
 TEST(LimitText, AProblemsScaleOverTheBoundIsRefusedWithTheBoundAsWritten) {
   std::ifstream in(testing::kProblemsDir + "/consonant-anywhere.json");
   Json problem = Json::parse(in);

@@ -1,5 +1,5 @@
-// Problem folder faults for the server binary (and the loader where tests/problem_loading_test
-// does not cover them): an unreadable file, a symlink loop, a dangling symlink, a FIFO and a
+// Problem folder faults for the server binary (and the loader where tests/engine/problem_*_test.cc
+// do not cover them): an unreadable file, a symlink loop, a dangling symlink, a FIFO and a
 // device named *.json, a non-JSON file, an oversized file, a missing folder, and a folder of
 // 1000 problems. Each is a clear error and a non-zero exit, or a clean start; never a crash
 // or a hang (every wait is bounded).
