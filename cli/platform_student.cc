@@ -5,7 +5,7 @@
 #include <fstream>
 
 #include "common/limits.h"
-#include "grader/json_input.h"
+#include "headgrader/json_input.h"
 #include "headgrader/limit_text.h"
 
 namespace headgrader::cli {

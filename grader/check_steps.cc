@@ -7,11 +7,11 @@
 #include <cmath>
 #include <limits>
 
+#include "headgrader/json_input.h"
 #include "headgrader/json_writer.h"
 #include "headgrader/limits.h"
 #include "headgrader/report.h"
 #include "headgrader/submission.h"
-#include "json_input.h"
 #include "matrix_json.h"
 #include "message_text.h"
 #include "submission_rules.h"

@@ -1,4 +1,4 @@
-#include "json_input.h"
+#include "headgrader/json_input.h"
 
 #include <algorithm>
 #include <optional>

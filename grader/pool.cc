@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
+#include "headgrader/json_input.h"
 #include "headgrader/limits.h"
 #include "hmac_stream.h"
-#include "json_input.h"
 #include "matrix_json.h"
 #include "problem_fields.h"
 

@@ -6,8 +6,8 @@
 #include <chrono>
 
 #include "headgrader/diagnosis.h"
+#include "headgrader/json_input.h"
 #include "headgrader/report.h"
-#include "json_input.h"
 #include "problem_fields.h"
 #include "solve_search.h"
 

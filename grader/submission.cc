@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <utility>
 
+#include "headgrader/json_input.h"
 #include "headgrader/limits.h"
-#include "json_input.h"
 #include "submission_readers.h"
 
 namespace headgrader {

@@ -6,8 +6,8 @@
 #include <map>
 #include <string>
 
+#include "headgrader/json_input.h"
 #include "headgrader/limits.h"
-#include "json_input.h"
 #include "matrix_json.h"
 #include "message_text.h"
 #include "submission_readers.h"

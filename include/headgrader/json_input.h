@@ -4,6 +4,8 @@
 // tree and typos like "W_q" twice are caught (a plain tree parse would keep the last). A
 // syntax error says where (line and column) and why in plain words (NaN, Python's True,
 // single quotes, a trailing comma, …), and never quotes the input back.
+// Public, so that whatever else reads untrusted JSON (a platform's metadata file in the
+// command line) reads it by the same rules. Thread-safety: a pure function.
 #pragma once
 
 #include <cstddef>
