@@ -23,10 +23,12 @@
 #include "headgrader/report.h"
 #include "headgrader/variant.h"
 #include "test_support.h"
+#include "variant_id_support.h"
 
 namespace headgrader::integrations_variant {
 
 namespace fs = std::filesystem;
+using variant_testing::read_variant_id;
 
 // The autograder's secret, as an instructor writes it (a final line break is not part of it).
 inline const std::string kSecret = "the autograder's own variant secret, 32+ bytes";
@@ -91,47 +93,15 @@ inline const Course& course() {
   return c;
 }
 
-// A variant id read by its definition: "f" π, "s" scale indices, "o" σ, 0-based, "."-joined.
-struct Ids {
-  std::vector<int> features, scales, outputs;
-};
-inline Ids read_id(const std::string& id) {
-  Ids r;
-  std::stringstream parts(id);
-  for (std::string part; std::getline(parts, part, '-');) {
-    std::vector<int>& list = part[0] == 'f' ? r.features : part[0] == 's' ? r.scales : r.outputs;
-    std::stringstream numbers(part.substr(1));
-    for (std::string n; std::getline(numbers, n, '.');) list.push_back(std::stoi(n));
-  }
-  return r;
-}
-
 // The variant the server would give `student` of `problem`.
 inline std::string variant_of(const std::string& problem, const std::string& student) {
   return variant_id(derive_relabeling(kSecret, *course().set.find(problem), student));
 }
 
-// The reference in the student's coordinates, entry by entry: column i of W_q and W_k is the
-// problem's column π(i) divided by s_i; W_V's row j is the problem's row σ(j), same columns.
+// The reference in the student's coordinates, computed by the test (variant_id_support.h).
 inline std::string student_head(const std::string& variant) {
-  const Ids r = read_id(variant);
-  const Json& reference = course().file["reference"];
-  const auto columns = [&](const Json& m) {
-    Json out = Json::array();
-    for (const Json& row : m) {
-      Json new_row = Json::array();
-      for (std::size_t i = 0; i < r.features.size(); ++i) {
-        new_row.push_back(row[r.features[i]].get<double>() / kScales[r.scales[i]]);
-      }
-      out.push_back(new_row);
-    }
-    return out;
-  };
-  Json rows_reordered = Json::array();
-  for (const int j : r.outputs) rows_reordered.push_back(reference["W_V"][j]);
-  return Json{{"W_q", columns(reference["W_q"])},
-              {"W_k", columns(reference["W_k"])},
-              {"W_V", columns(rows_reordered)}}
+  return variant_testing::reference_in_student_coordinates(course().file["reference"],
+                                                           read_variant_id(variant), kScales)
       .dump();
 }
 
@@ -144,8 +114,8 @@ inline std::pair<std::string, std::string> two_students(const std::string& probl
     const std::string student = name(i);
     if (first.empty()) {
       first = student;
-    } else if (read_id(variant_of(problem, student)).outputs !=
-               read_id(variant_of(problem, first)).outputs) {
+    } else if (read_variant_id(variant_of(problem, student)).outputs !=
+               read_variant_id(variant_of(problem, first)).outputs) {
       return {first, student};
     }
   }

@@ -24,7 +24,7 @@ namespace {
 // numbers, `expected` with its vectors in their order, and under "W_E" one row a feature, its
 // label then one number a letter; each checked against the file's relabeled here.
 void expect_student_problem(const std::string& output, const std::string& variant) {
-  const Ids r = read_id(variant);
+  const variant_testing::VariantIds r = read_variant_id(variant);
   const Json& file = course().file;
   // The consonant feature is the file's row 1 (0-based), its output 1 is the file's second.
   const auto place = [](const std::vector<int>& order, int original) {
@@ -90,9 +90,10 @@ TEST(GradescopeVariants, EachStudentPassesWithTheirOwnVariantFromTheMetadataAndF
     EXPECT_NE(failing.output.find(kMember + ": FAILED"), std::string::npos);
   }
   // The problem as written (the handout's solution) fails one of the two: the outputs swapped.
-  const auto written = run(
-      "gradescope", testing::kHandoutSolution, "--problem " + kMember + " " + secret_flag(),
-      "--metadata", "metadata.json", metadata_of(read_id(ada_variant).outputs[0] == 1 ? ada : bob));
+  const auto written =
+      run("gradescope", testing::kHandoutSolution, "--problem " + kMember + " " + secret_flag(),
+          "--metadata", "metadata.json",
+          metadata_of(read_variant_id(ada_variant).outputs[0] == 1 ? ada : bob));
   EXPECT_LT(written.results.at("score").get<double>(), 1) << written.text;
 }
 

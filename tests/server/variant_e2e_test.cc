@@ -18,6 +18,7 @@
 #include "server_harness.h"
 #include "store_test_support.h"
 #include "test_support.h"
+#include "variant_id_support.h"
 
 namespace headgrader::server {
 namespace {
@@ -26,6 +27,9 @@ using namespace harness;
 using store::testing::Backend;
 using store::testing::TestDatabase;
 namespace fs = std::filesystem;
+using variant_testing::read_variant_id;
+using variant_testing::reference_in_student_coordinates;
+using variant_testing::VariantIds;
 
 constexpr std::string_view kProblemPath = "/v1/problems/consonant-anywhere";
 
@@ -35,44 +39,12 @@ void write_text(const fs::path& path, const std::string& text) {
   out << text;
 }
 
-// A variant id read by its definition: "f" π, "s" scale indices, "o" σ, 0-based, "."-joined.
-struct Relabeling {
-  std::vector<int> features, scales, outputs;
-};
-Relabeling read_id(const std::string& id) {
-  Relabeling r;
-  std::stringstream parts(id);
-  for (std::string part; std::getline(parts, part, '-');) {
-    std::vector<int>& list = part[0] == 'f' ? r.features : part[0] == 's' ? r.scales : r.outputs;
-    std::stringstream numbers(part.substr(1));
-    for (std::string n; std::getline(numbers, n, '.');) list.push_back(std::stoi(n));
-  }
-  return r;
-}
-
 // The test's problem: the handout's Exercise 2 with every relabeling on, two scales.
 constexpr double kScales[] = {1.0, 2.0};
 
-// The student's coordinates, entry by entry: their row i is the problem's row π(i) scaled by
-// s_i, so a head reads the same residual when column i of W_q and W_k is the problem's column
-// π(i) divided by s_i, and W_V's row j is the problem's row σ(j), with the same columns.
-Json student_head(const Json& reference, const Relabeling& r) {
-  const auto columns = [&](const Json& m) {
-    Json out = Json::array();
-    for (const Json& row : m) {
-      Json new_row = Json::array();
-      for (std::size_t i = 0; i < r.features.size(); ++i) {
-        new_row.push_back(row[r.features[i]].get<double>() / kScales[r.scales[i]]);
-      }
-      out.push_back(new_row);
-    }
-    return out;
-  };
-  Json rows_reordered = Json::array();
-  for (const int j : r.outputs) rows_reordered.push_back(reference["W_V"][j]);
-  return Json{{"W_q", columns(reference["W_q"])},
-              {"W_k", columns(reference["W_k"])},
-              {"W_V", columns(rows_reordered)}};
+// The reference in the student's coordinates, computed by the test (variant_id_support.h).
+Json student_head(const Json& reference, const VariantIds& r) {
+  return reference_in_student_coordinates(reference, r, kScales);
 }
 
 class Variants : public ::testing::TestWithParam<Backend> {
@@ -132,7 +104,7 @@ class Variants : public ::testing::TestWithParam<Backend> {
     std::map<std::vector<int>, std::string> by_outputs;
     for (int i = 0; i < 64 && by_outputs.size() < 2; ++i) {
       const std::string student = "student-" + std::to_string(i);
-      by_outputs.emplace(read_id(shown_to(port, student)["variant"]).outputs, student);
+      by_outputs.emplace(read_variant_id(shown_to(port, student)["variant"]).outputs, student);
     }
     EXPECT_EQ(by_outputs.size(), 2u);
     return {by_outputs.begin()->second, by_outputs.rbegin()->second};
@@ -155,7 +127,7 @@ TEST_P(Variants, EachStudentIsShownTheirRelabelingOfTheProblemAndNoOneTheReferen
     const Json shown = shown_to(port, student);
     ASSERT_TRUE(shown.contains("variant")) << shown.dump();
     EXPECT_FALSE(shown.contains("reference"));
-    const Relabeling r = read_id(shown["variant"]);
+    const VariantIds r = read_variant_id(shown["variant"]);
     ASSERT_EQ(r.features.size(), 2u);
     ASSERT_EQ(r.scales.size(), 2u);
     ASSERT_EQ(r.outputs.size(), 2u);
@@ -180,8 +152,8 @@ TEST_P(Variants, EachPassesWithTheirOwnTransformedReferenceFailsWithTheOthersAnd
   const Json reference = file_["reference"];
   const std::string ada_variant = shown_to(port, ada)["variant"];
   const std::string bob_variant = shown_to(port, bob)["variant"];
-  const Json ada_head = student_head(reference, read_id(ada_variant));
-  const Json bob_head = student_head(reference, read_id(bob_variant));
+  const Json ada_head = student_head(reference, read_variant_id(ada_variant));
+  const Json bob_head = student_head(reference, read_variant_id(bob_variant));
 
   const Json ada_own = grade(port, ada_head, ada);
   EXPECT_EQ(ada_own["passed"], true) << ada_own.dump();
@@ -190,7 +162,7 @@ TEST_P(Variants, EachPassesWithTheirOwnTransformedReferenceFailsWithTheOthersAnd
   EXPECT_EQ(ada_with_bobs["passed"], false);
   // The answer is in the student's coordinates: bob's variant orders the outputs (1, 0)
   // (two_students), so where the problem as written expects [1, 0] he is expected [0, 1].
-  ASSERT_EQ(read_id(bob_variant).outputs, (std::vector<int>{1, 0}));
+  ASSERT_EQ(read_variant_id(bob_variant).outputs, (std::vector<int>{1, 0}));
   const Json bob_with_adas = grade(port, ada_head, bob);
   EXPECT_EQ(bob_with_adas["passed"], false);
   const Json& example = bob_with_adas["examples"][0];  // "eaeia": no consonant
@@ -260,7 +232,8 @@ TEST_P(Variants, EditingTheMatricesKeepsEachStudentsVariant) {
 TEST_P(Variants, IntegrityFindsAHeadCopiedFromAnotherVariant) {
   const std::uint16_t port = start();
   const auto [ada, bob] = two_students(port);
-  const Json ada_head = student_head(file_["reference"], read_id(shown_to(port, ada)["variant"]));
+  const Json ada_head =
+      student_head(file_["reference"], read_variant_id(shown_to(port, ada)["variant"]));
   EXPECT_EQ(grade(port, ada_head, ada)["passed"], true);
   EXPECT_EQ(grade(port, ada_head, bob)["passed"], false);  // bob sent ada's head as it was
   const HttpResponse got = call(port, "GET", std::string(kProblemPath) + "/integrity", staff_);
@@ -324,7 +297,7 @@ TEST_P(Variants, EachStudentIsGivenOneMemberOfAPoolGradedAndRecordedUnderThePool
     EXPECT_EQ(variant_of[member].empty(), member == "consonant-proportion");
     Json right = variant_of[member].empty()
                      ? reference_of(member)
-                     : student_head(reference_of(member), read_id(variant_of[member]));
+                     : student_head(reference_of(member), read_variant_id(variant_of[member]));
     right["student"] = student;
     const HttpResponse passed =
         call(port, "POST", "/v1/problems/exercise-2/grade", lms_, right.dump());
