@@ -153,8 +153,8 @@ TEST(ExhaustiveGrading, EqualsStringByStringForEveryShapeOfCountStateRow) {
 
 // Random heads per problem in the two tests below that check the grade against every string
 // run by the independent head: 30; 10 under AddressSanitizer, where they took 50 s of the
-// sanitized suite (2026-12-07). Ten trials still meet every range of RandomHeads (trial % 5),
-// both value matrices (trial % 2) and every max_failures (trial % 4).
+// sanitized suite (2026-12-07). Ten trials still meet every range of RandomHeads (trial % 5)
+// with both value matrices (trial % 2), and in the first test every max_failures (trial % 4).
 #if defined(__SANITIZE_ADDRESS__)
 constexpr int kBruteForceTrials = 10;
 #else
