@@ -133,11 +133,7 @@ TEST(ExhaustiveGrading, EqualsStringByStringForEveryShapeOfCountStateRow) {
   // 20 random heads per shape; 5 under AddressSanitizer, where the string-by-string grading
   // each is compared with takes twelve times as long (144 s of the sanitized suite's 705 s):
   // the Release run keeps all 20, and 5 still take every row function through ASan.
-#if defined(__SANITIZE_ADDRESS__)
-  constexpr int kTrials = 5;
-#else
-  constexpr int kTrials = 20;
-#endif
+  constexpr int kTrials = testing::full_or_sanitized(20, 5);
   RandomHeads random(31);
   for (std::size_t k = 0; k < problems.size(); ++k) {
     const Problem& p = problems[k];
@@ -155,11 +151,7 @@ TEST(ExhaustiveGrading, EqualsStringByStringForEveryShapeOfCountStateRow) {
 // run by the independent head: 30; 10 under AddressSanitizer, where they took 50 s of the
 // sanitized suite (2026-12-07). Ten trials still meet every range of RandomHeads (trial % 5)
 // with both value matrices (trial % 2), and in the first test every max_failures (trial % 4).
-#if defined(__SANITIZE_ADDRESS__)
-constexpr int kBruteForceTrials = 10;
-#else
-constexpr int kBruteForceTrials = 30;
-#endif
+constexpr int kBruteForceTrials = testing::full_or_sanitized(30, 10);
 
 TEST(ExhaustiveGrading, CountsOverStatesMatchBruteForceWithAnIndependentHead) {
   RandomHeads random(23);

@@ -152,11 +152,7 @@ TEST(TokenKinds, GradingOverKindsEqualsStringByStringOnEveryShapeOfPositionProbl
 
 TEST(TokenKinds, GradingOverKindsEqualsStringByStringOnRandomHeadsUpToTheContractsLimits) {
   // Each trial grades every string of a problem on its own, four times slower under ASan.
-#if defined(__SANITIZE_ADDRESS__)
-  constexpr int kTrials = 8;
-#else
-  constexpr int kTrials = 24;
-#endif
+  constexpr int kTrials = testing::full_or_sanitized(24, 8);
   RandomHeads random(23);
   for (const Problem* p : position_problems().all()) {
     for (int trial = 0; trial < kTrials; ++trial) {

@@ -39,11 +39,7 @@ TEST_P(RecordRoutes, TwoExportsOfALargeRecordLeaveHealthzFast) {
   ASSERT_EQ(grade(port, with_student(kWrongKey, "template")).result(), http::status::ok);
   // 200 000 copies of that record, each with an id of its own, written directly. Under
   // AddressSanitizer a tenth: still 20 pages each way, and a minute less of the sanitizer stage.
-#if defined(__SANITIZE_ADDRESS__)
-  constexpr int kRecords = 20000;
-#else
-  constexpr int kRecords = 200000;
-#endif
+  constexpr int kRecords = testing::full_or_sanitized(200000, 20000);
   ASSERT_NO_FATAL_FAILURE(copy_the_record(kRecords));
   std::string exports[2];
   std::thread exporters[2];
