@@ -23,14 +23,18 @@
 
 namespace headgrader::testing {
 
-// A test's size where a smaller one runs the same checks fewer times: `full` in the Release
-// build, `sanitized` under AddressSanitizer (GCC's __SANITIZE_ADDRESS__), where each check
-// runs several times slower and the sanitizer stage decides whether CI fits its hour.
+// Whether this build runs under AddressSanitizer: GCC says so with __SANITIZE_ADDRESS__,
+// clang (which builds CI's sanitizer tree) with __has_feature(address_sanitizer).
 #if defined(__SANITIZE_ADDRESS__)
 inline constexpr bool kUnderAddressSanitizer = true;
+#elif defined(__has_feature)
+inline constexpr bool kUnderAddressSanitizer = __has_feature(address_sanitizer);
 #else
 inline constexpr bool kUnderAddressSanitizer = false;
 #endif
+// A test's size where a smaller one runs the same checks fewer times: `full` in the Release
+// build, `sanitized` under AddressSanitizer, where each check runs several times slower and
+// the sanitizer stage decides whether CI fits its hour.
 constexpr int full_or_sanitized(int full, int sanitized) {
   return kUnderAddressSanitizer ? sanitized : full;
 }

@@ -243,11 +243,11 @@ TEST(HostileLongGradings, LongGradingsOverTheShareOfOneAddressAreAnswered429With
 // (limits::kLongAnswerNumbers), so they are built on the long-grading threads, and the
 // attacker's share of those is raised to all of them, so that answers pile up unread.
 void answers_nobody_reads(int length, int connections, std::size_t budget) {
-#if defined(__SANITIZE_ADDRESS__)
   // ASan keeps freed memory in its quarantine (256 MB), so the server's RSS grows with every
   // answer freed: memory is measured in the Release build (scripts/test.sh's first stage).
-  GTEST_SKIP() << "RSS under AddressSanitizer counts its quarantine";
-#endif
+  if (testing::kUnderAddressSanitizer) {
+    GTEST_SKIP() << "RSS under AddressSanitizer counts its quarantine";
+  }
   // consonant-anywhere (count states: each grading takes microseconds) with 100 examples of
   // length 20: a failing answer with max_failures 100 holds 100 traces of 20 × 20, about
   // 700 KB (the 355 KB answers); at length 64 they are 7 MB, and building one takes

@@ -142,9 +142,9 @@ TEST_P(RecordRoutes, AnExportIsStreamedChunkedAndTheSameOverHttp10AndHead) {
 }
 
 TEST_P(RecordRoutes, AnExportReadSlowlyHoldsAboutOnePageNotTheWholeCsv) {
-#if defined(__SANITIZE_ADDRESS__)
-  GTEST_SKIP() << "RSS under AddressSanitizer counts its quarantine";
-#endif
+  if (testing::kUnderAddressSanitizer) {
+    GTEST_SKIP() << "RSS under AddressSanitizer counts its quarantine";
+  }
   if (GetParam() != Backend::kSqlite) GTEST_SKIP() << "the record is filled with SQLite's SQL";
   const std::uint16_t port = start({"--threads", "2"});
   ASSERT_NE(port, 0);
