@@ -238,19 +238,37 @@ async function onGrade() {
   markStale();
 }
 
+// Nothing to grade where a problem was chosen (a pool without its student, or a problem that
+// could not be loaded): `text` says why, and the last problem's matrices, result and steps go
+// with it, so that nothing on the page is taken for this choice's or graded against it. Its
+// matrices stay saved, and come back when it is chosen again.
+function showNoProblem(text) {
+  state.problem = null;
+  state.attempted = false;
+  state.graded = null;
+  $('problem-info').textContent = text;
+  $('matrices').replaceChildren();
+  state.matrices.clear();
+  $('result').replaceChildren();
+  state.steps.clear();
+  markStale();
+  validate();
+}
+
 async function chooseProblem(id) {
   // Tests (and scripts) wait for data-problem to name the problem shown.
   document.body.dataset.problem = '';
   const { status, body } = await getProblem(id);
   if (status !== 200) {
     const why = body && body.error ? body.error.message : status;
-    $('problem-info').textContent = `This problem could not be loaded: ${why}`;
+    showNoProblem(`This problem could not be loaded: ${why}`);
     return;
   }
   // A pool (API.md §15) as written: its problem is given per student, from the course.
   if (Array.isArray(body.pool)) {
-    $('problem-info').textContent = 'This is a pool: each student is given one of its '
-      + `${body.pool.length} problems. Open it from your course to see yours.`;
+    showNoProblem('This is a pool: each student is given one of its '
+      + `${body.pool.length} problems. Open it from your course to see yours.`);
+    document.body.dataset.problem = id;
     return;
   }
   state.problem = body;

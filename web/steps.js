@@ -69,6 +69,13 @@ export class StepsPanel {
     this.layout();
   }
 
+  // No problem shown: the panel is empty until one is.
+  clear() {
+    this.problem = null;
+    this.grids.clear();
+    this.root.replaceChildren();
+  }
+
   letters() {
     return Array.from(this.input.value);
   }

@@ -3,9 +3,13 @@
 // sees is what the server answered, nothing leaves the origin, bad input costs no attempt and a
 // refused one says why next to the matrix it names.
 import assert from 'node:assert/strict';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import {
-  HANDOUT, apiPost, cellTexts, enterMatrices, openPage, selectProblem, showSoftKeyResult, shown, serverAndBrowser,
+  HANDOUT, apiPost, cellTexts, enterMatrices, openPage, repo, selectProblem, showSoftKeyResult, shown,
+  serverAndBrowser, startServer,
 } from './harness.mjs';
 
 const running = serverAndBrowser();
@@ -209,5 +213,49 @@ describe('grading from the page', () => {
     // Restored boxes are the matrix; the paste box says the same.
     assert.equal(await page.inputValue('#paste-W_k'), '[[0, 0, 5]]');
     await page.close();
+  });
+});
+
+describe('a pool on the page', () => {
+  test("choosing a pool without its student takes the last problem's matrices, result and steps away and grades nothing", async () => {
+    // Two bundled problems and a pool of both (API.md §15), served without a variant secret.
+    const workdir = mkdtempSync(join(tmpdir(), 'headgrader-pool-page-'));
+    const problems = join(workdir, 'problems');
+    mkdirSync(problems);
+    const members = ['consonant-anywhere', 'consonant-proportion'];
+    for (const id of members) copyFileSync(join(repo, 'problems', `${id}.json`), join(problems, `${id}.json`));
+    writeFileSync(join(problems, 'consonant-pool.json'),
+      JSON.stringify({ id: 'consonant-pool', title: 'A consonant, one of two', pool: members }));
+    const server = await startServer(['--problems', problems]);
+    try {
+      const { page, requests, errors } = await openPage(running.browser.context, server.origin);
+      await selectProblem(page, 'consonant-anywhere');
+      await enterMatrices(page, HANDOUT['consonant-anywhere']);
+      await page.click('#grade');
+      await page.waitForSelector('#verdict');
+      assert.ok(await page.locator('#steps input').count() > 0);
+
+      await selectProblem(page, 'consonant-pool');
+      assert.equal(await page.textContent('#problem-info'),
+        'This is a pool: each student is given one of its 2 problems. Open it from your course to see yours.');
+      assert.equal(await page.locator('#matrices input, #matrices textarea').count(), 0);
+      assert.equal(await page.locator('#result *').count(), 0, 'the last problem\'s result is gone');
+      assert.equal(await page.locator('#steps *').count(), 0);
+      assert.equal(await page.isDisabled('#grade'), true);
+      assert.equal(await page.isVisible('#result-stale'), false);
+      // Enter where the boxes were grades nothing either.
+      await page.keyboard.press('Enter');
+      assert.equal(requests.filter((r) => r.url.endsWith('/grade')).length, 1);
+
+      // Chosen again, the problem comes back with the matrices the student left.
+      await selectProblem(page, 'consonant-anywhere');
+      assert.equal(await page.inputValue('#paste-W_k'), '[[0, 5]]');
+      assert.equal(await page.isDisabled('#grade'), false);
+      assert.deepEqual(errors, []);
+      await page.close();
+    } finally {
+      await server.stop();
+      rmSync(workdir, { recursive: true, force: true });
+    }
   });
 });
