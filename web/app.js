@@ -210,9 +210,13 @@ async function onGrade() {
   button.disabled = true;
   setStatus('Grading…');
   const maxFailures = Number($('max-failures').value);
+  const problem = state.problem;
   const { status, body, retryAfter } =
-    await grade(state.problem.id, `{${parts.join(', ')}, "max_failures": ${maxFailures}}`);
+    await grade(problem.id, `{${parts.join(', ')}, "max_failures": ${maxFailures}}`);
   validate();
+  // Another problem (or a pool) was chosen while this one was graded: the answer is not for
+  // what the page shows now, and it is not drawn over it.
+  if (state.problem !== problem) return;
   if (status === 200) {
     state.graded = sent;
     $('result-section').hidden = false;

@@ -217,7 +217,7 @@ describe('grading from the page', () => {
 });
 
 describe('a pool on the page', () => {
-  test("choosing a pool without its student takes the last problem's matrices, result and steps away and grades nothing", async () => {
+  test("choosing a pool without its student takes the last problem's matrices, result and steps away, grades nothing and draws no late answer", async () => {
     // Two bundled problems and a pool of both (API.md §15), served without a variant secret.
     const workdir = mkdtempSync(join(tmpdir(), 'headgrader-pool-page-'));
     const problems = join(workdir, 'problems');
@@ -251,6 +251,21 @@ describe('a pool on the page', () => {
       await selectProblem(page, 'consonant-anywhere');
       assert.equal(await page.inputValue('#paste-W_k'), '[[0, 5]]');
       assert.equal(await page.isDisabled('#grade'), false);
+
+      // An answer that comes after the pool was chosen is not drawn over it.
+      let release;
+      const held = new Promise((resolve) => { release = resolve; });
+      await page.route('**/grade', async (route) => { await held; await route.continue(); });
+      await page.click('#grade');
+      await selectProblem(page, 'consonant-pool');
+      const answered = page.waitForResponse((r) => r.url().endsWith('/grade'));
+      release();
+      assert.equal((await answered).status(), 200);
+      await page.evaluate(() => new Promise((done) => {
+        requestAnimationFrame(() => requestAnimationFrame(done));
+      }));
+      assert.equal(await page.locator('#result *').count(), 0);
+      assert.equal(await page.isDisabled('#grade'), true);
       assert.deepEqual(errors, []);
       await page.close();
     } finally {
